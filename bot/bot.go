@@ -1,0 +1,67 @@
+// Package bot is the platform's side of the bot protocol (bot-protocol.md):
+// what a bot is to the match runner, whatever kind it is (builtin, exec, wasm,
+// potm), and the restart-and-retire rule every program-backed bot shares.
+package bot
+
+import (
+	"context"
+
+	"github.com/arenabots/arena/game"
+)
+
+// MaxLine is the longest answer line a bot may send; a longer one is malformed.
+const MaxLine = 1 << 20
+
+// MaxLog is how much of a bot's stderr is kept per match.
+const MaxLog = 64 << 10
+
+// MaxRestarts is how many times a failing instance is replaced in one match;
+// the failure after that retires the bot for the rest of the match.
+const MaxRestarts = 3
+
+// Match is what a bot is told about the match it joins when it is opened.
+type Match struct {
+	Game   game.Game
+	Seed   uint64
+	Seat   int
+	Params game.Params
+}
+
+// Request is one turn's question to one seat.
+type Request struct {
+	Turn        int
+	Observation []byte     // the game's JSON observation object, no newline
+	State       game.State // the same, typed: for house bots only
+}
+
+// Reply is one seat's answer to one Request.
+type Reply struct {
+	// Line is the answer line without its newline, when Status is OK.
+	Line []byte
+	// Status is OK when a line came back in time; otherwise the failure
+	// (Fuel, Timeout, Crash, Retired, or Malformed for an over-long line).
+	Status game.Status
+	// Fuel is the fuel the answer spent (wasm bots), 0 for other kinds.
+	Fuel int64
+	// Detail says what went wrong, for the replay and the bot's owner.
+	Detail string
+}
+
+// A Bot plays one seat of one match. Act is called once per turn the seat is
+// asked, never concurrently with itself.
+type Bot interface {
+	Act(ctx context.Context, req Request) Reply
+	// Close stops the bot and returns the first MaxLog bytes of its log.
+	Close() []byte
+}
+
+// Identity describes a bot for the replay.
+type Identity struct {
+	Spec   string `json:"spec"`
+	SHA256 string `json:"sha256,omitempty"` // of the bot's file, where it has one
+}
+
+// Identifier is implemented by bots that have a file behind them.
+type Identifier interface {
+	Identity() Identity
+}

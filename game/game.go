@@ -1,0 +1,186 @@
+// Package game defines what every game on the platform implements.
+//
+// The split follows OpenSpiel: a Game describes a game and makes new matches;
+// a State is one match in progress. The match runner (package match) drives any
+// State through this interface alone, so it knows no particular game.
+//
+// A turn goes like this: the runner asks State.Asked which seats to ask, sends
+// each of them State.AppendObservation as one JSON line, collects their answer
+// lines, and hands them all to State.Apply. Apply validates every answer, applies
+// the ones the rules apply (the game's default where an answer is missing or
+// bad) and returns one Verdict per seat.
+package game
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// Status is what one answer of one seat got, as bot-protocol.md lists them.
+type Status string
+
+// The statuses of the bot protocol, version 1.
+const (
+	OK        Status = "ok"        // well formed, legal, applied (or legal and not needed)
+	Illegal   Status = "illegal"   // well formed but against the rules; the default applies
+	Malformed Status = "malformed" // not the JSON the game expects; the default applies
+	Fuel      Status = "fuel"      // the bot ran out of fuel before answering
+	Timeout   Status = "timeout"   // the wall-clock backstop fired
+	Crash     Status = "crash"     // trap, exit, closed stdout, failed start
+	Retired   Status = "retired"   // failed too often this match; defaults only
+	Ignored   Status = "ignored"   // the game does not apply this seat's answer this turn
+)
+
+// Statuses lists every status in a fixed order, for tables and counts.
+var Statuses = []Status{OK, Illegal, Malformed, Fuel, Timeout, Crash, Retired, Ignored}
+
+// Params are a match's parameters, as given on the command line (--param k=v).
+// State.Params returns every parameter in force, defaults included, so that a
+// replay names the whole configuration.
+type Params map[string]string
+
+// Int reads an integer parameter, or def when it is absent.
+func (p Params) Int(name string, def int) (int, error) {
+	s, ok := p[name]
+	if !ok {
+		return def, nil
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("parameter %s=%q: not an integer", name, s)
+	}
+	return v, nil
+}
+
+// CheckKnown reports a parameter that is not in known, so that a typo on the
+// command line is an error rather than a silently ignored setting.
+func (p Params) CheckKnown(known ...string) error {
+	names := make([]string, 0, len(p))
+	for k := range p {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		found := false
+		for _, n := range known {
+			if k == n {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return fmt.Errorf("unknown parameter %q (known: %v)", k, known)
+		}
+	}
+	return nil
+}
+
+// Config is everything a new match is made from. A match is a function of its
+// Config and the answers of its bots.
+type Config struct {
+	Seed    uint64
+	Players int
+	Params  Params
+}
+
+// ParamInfo documents one parameter and its default.
+type ParamInfo struct {
+	Name    string
+	Default string
+	Doc     string
+}
+
+// FuelPolicy says how a metered (wasm) bot's tank is filled in this game.
+// Per-turn games add PerTurn at every observation and cut the tank to Cap;
+// a game with a chess clock (Lines and Boxes) sets PerGame instead.
+type FuelPolicy struct {
+	PerTurn int64 // added when an observation is delivered
+	Cap     int64 // the tank never holds more
+	PerGame int64 // when non-zero: one tank for the whole game, never refilled
+}
+
+// DefaultFuel is the protocol's per-turn allowance (bot-protocol.md).
+var DefaultFuel = FuelPolicy{PerTurn: 5_000_000, Cap: 20_000_000}
+
+// Info describes a game.
+type Info struct {
+	ID      string      // e.g. "dots-and-boxes"
+	Name    string      // e.g. "Dots and Boxes"
+	Players []int       // allowed player counts
+	Params  []ParamInfo // every parameter with its default
+	Fuel    FuelPolicy
+}
+
+// AllowsPlayers reports whether n players can play this game.
+func (i Info) AllowsPlayers(n int) bool {
+	for _, p := range i.Players {
+		if p == n {
+			return true
+		}
+	}
+	return false
+}
+
+// A Game makes matches.
+type Game interface {
+	Info() Info
+	// New starts a match. It fails on a player count or parameter the game
+	// does not accept, with a message that says what is wrong.
+	New(cfg Config) (State, error)
+	// HouseBots lists the bots written in Go for this game.
+	HouseBots() []HouseBotInfo
+}
+
+// A State is one match in progress.
+type State interface {
+	// Params returns every parameter in force, defaults included.
+	Params() Params
+	Players() int
+	// Turn is the number of turns resolved so far.
+	Turn() int
+	Done() bool
+	// Asked returns the seats that are sent an observation this turn, in seat order.
+	Asked() []int
+	// AppendObservation appends the documented JSON observation object for seat.
+	AppendObservation(dst []byte, seat int) []byte
+	// Apply resolves one turn. answers[seat] is the answer line of that seat,
+	// or nil when the seat was not asked or gave no answer (a bot failure: the
+	// runner knows which). It returns one Verdict per seat; for a nil answer the
+	// verdict's Status is empty and its Action is what the game applied instead.
+	Apply(answers [][]byte) []Verdict
+	// Scores are the per-seat scores so far (boxes, bank).
+	Scores() []int64
+	// Placement lists the seats best first. Meaningful once Done.
+	Placement() []int
+	// Hash is a cheap hash of the whole state, recorded after every turn.
+	Hash() uint64
+}
+
+// A Verdict is what the game made of one seat's answer.
+type Verdict struct {
+	Status Status
+	// Action is the action applied for the seat, as canonical compact JSON in
+	// the game's answer format, or nil when nothing was applied for it.
+	// Applying the recorded actions again reproduces the match (replay verify).
+	Action json.RawMessage
+	// Reason says why an answer was illegal or malformed.
+	Reason string
+}
+
+// A HouseBot is a bot written in Go inside the project. It is given the typed
+// state, which holds exactly what the observation holds (every game here is
+// of perfect information), and returns an answer line in the game's format.
+type HouseBot interface {
+	Act(s State, seat int) []byte
+}
+
+// HouseBotInfo names a house bot and makes one per seat and match.
+type HouseBotInfo struct {
+	Name string
+	Doc  string
+	// New makes the bot for one seat of one match. seed is derived from the
+	// match seed and seat, so a house bot's play is reproducible.
+	New func(seed uint64, seat int) HouseBot
+}
