@@ -1,0 +1,46 @@
+// Package spec opens a bot from its command-line SPEC: builtin:NAME,
+// exec:COMMAND, wasm:PATH or potm:PATH. It is the one place that knows every
+// kind of bot.
+package spec
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/execbot"
+)
+
+// Kinds lists the bot kinds the command line accepts.
+var Kinds = []string{"builtin", "exec", "wasm", "potm"}
+
+// Split parses "kind:rest".
+func Split(spec string) (kind, arg string, err error) {
+	kind, arg, ok := strings.Cut(spec, ":")
+	if !ok || arg == "" {
+		return "", "", fmt.Errorf("bot %q: want KIND:ARG with KIND one of %v", spec, Kinds)
+	}
+	return kind, arg, nil
+}
+
+// Open opens the bot named by spec for one seat of one match.
+func Open(ctx context.Context, spec string, m bot.Match) (bot.Bot, error) {
+	kind, arg, err := Split(spec)
+	if err != nil {
+		return nil, err
+	}
+	var b bot.Bot
+	switch kind {
+	case "builtin":
+		b, err = bot.OpenBuiltin(arg, m)
+	case "exec":
+		b, err = execbot.Open(arg, m)
+	default:
+		err = fmt.Errorf("unknown kind %q: want one of %v", kind, Kinds)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bot %q: %w", spec, err)
+	}
+	return b, nil
+}

@@ -1,0 +1,88 @@
+package dotsandboxes
+
+import (
+	"math/bits"
+
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/internal/rng"
+)
+
+// HouseBots lists the built-in players, weakest first.
+func (Game) HouseBots() []game.HouseBotInfo {
+	return []game.HouseBotInfo{
+		{Name: "random", Doc: "draws a uniformly random undrawn edge",
+			New: func(_ uint64, _ int) game.HouseBot { return &randomBot{} }},
+		{Name: "greedy", Doc: "takes every box it can and never draws a box's third side while a safe edge is left",
+			New: func(_ uint64, _ int) game.HouseBot { return &greedyBot{} }},
+		{Name: "chains", Doc: "counts chains: fights for control with the long chain rule, double-deals to keep it, hands out hard-hearted",
+			New: func(_ uint64, _ int) game.HouseBot { return &chainsBot{} }},
+	}
+}
+
+// seeded is the randomness of a house bot. Like a real bot it sees only the
+// observation, so it folds the nonce (and its seat) into its stream.
+type seeded struct {
+	src *rng.Source
+}
+
+func (sd *seeded) pick(s *State, seat int, mask uint64) Edge {
+	if sd.src == nil {
+		sd.src = rng.New(rng.Mix(uint64(s.Nonce), uint64(seat)))
+	}
+	return nthBit(mask, sd.src.Intn(bits.OnesCount64(mask)))
+}
+
+// nthBit returns the index of the n-th set bit of mask (n from 0).
+func nthBit(mask uint64, n int) Edge {
+	for ; n > 0; n-- {
+		mask &= mask - 1
+	}
+	return Edge(bits.TrailingZeros64(mask))
+}
+
+func answer(e Edge) []byte { return e.AppendJSON(make([]byte, 0, 32)) }
+
+type randomBot struct{ seeded }
+
+func (b *randomBot) Act(st game.State, seat int) []byte {
+	s := st.(*State)
+	if int(s.ToMove) != seat {
+		return answer(s.FirstUndrawn())
+	}
+	return answer(b.pick(s, seat, s.Undrawn()))
+}
+
+// classify splits the undrawn edges into those that close a box now, those
+// that give no box its third side, and the rest.
+func (b *Board) classify() (closing, safe, unsafe uint64) {
+	for free := b.Undrawn(); free != 0; free &= free - 1 {
+		e := Edge(bits.TrailingZeros64(free))
+		bit := uint64(1) << uint(e)
+		switch {
+		case b.Closes(e) > 0:
+			closing |= bit
+		case b.Safe(e):
+			safe |= bit
+		default:
+			unsafe |= bit
+		}
+	}
+	return
+}
+
+type greedyBot struct{ seeded }
+
+func (b *greedyBot) Act(st game.State, seat int) []byte {
+	s := st.(*State)
+	if int(s.ToMove) != seat {
+		return answer(s.FirstUndrawn())
+	}
+	closing, safe, unsafe := s.classify()
+	switch {
+	case closing != 0:
+		return answer(b.pick(s, seat, closing))
+	case safe != 0:
+		return answer(b.pick(s, seat, safe))
+	}
+	return answer(b.pick(s, seat, unsafe))
+}

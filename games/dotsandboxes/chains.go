@@ -1,0 +1,341 @@
+package dotsandboxes
+
+import (
+	"math/bits"
+	"sort"
+
+	"github.com/arenabots/arena/game"
+)
+
+// chainsBot plays the endgame of Dots and Boxes the way the textbooks teach
+// (Berlekamp, "The Dots and Boxes Game"):
+//   - while safe edges remain, it searches the parity fight for the last safe
+//     edge, valuing the position where safe edges run out by the chains and
+//     loops left on the board;
+//   - when it must open something, it gives away what costs least, and hands
+//     out a two-chain by its middle edge ("hard-hearted"), so the opponent
+//     cannot decline it to keep control;
+//   - when it is handed a chain or loop, it takes all but the last two boxes
+//     (four for a loop) and declines those ("double-dealing") whenever keeping
+//     control is worth more than the boxes given.
+type chainsBot struct{ seeded }
+
+// safeSearchNodes bounds the parity search, so a move costs a few ms at most.
+const safeSearchNodes = 60_000
+
+func (b *chainsBot) Act(st game.State, seat int) []byte {
+	s := st.(*State)
+	if int(s.ToMove) != seat {
+		return answer(s.FirstUndrawn())
+	}
+	return answer(b.choose(s, seat))
+}
+
+func (b *chainsBot) choose(s *State, seat int) Edge {
+	bd := s.Board
+	closing, safe, _ := bd.classify()
+	switch {
+	case closing != 0:
+		return capture(&bd, closing)
+	case safe != 0:
+		if e, ok := newParitySearch().best(&bd, safe); ok {
+			return e
+		}
+		return b.pick(s, seat, safe)
+	}
+	return sacrifice(&bd)
+}
+
+// otherBox returns the box across edge e from box, or -1 for the border.
+func otherBox(e Edge, box int) int {
+	pair := edgeBoxes[e]
+	if int(pair[0]) == box {
+		return int(pair[1])
+	}
+	return int(pair[0])
+}
+
+// freeSides returns the undrawn sides of box, except the edge not.
+func (b *Board) freeSides(box int, not Edge) uint64 {
+	return b.Undrawn() & boxEdges[box] &^ (1 << uint(not))
+}
+
+// declineMove looks at a capture e that ends a chain or loop and returns the
+// move that declines its last boxes, with how many boxes that gives away:
+// chain end b1(3 sides) -e- b2(2 sides) -x- border or a box that stays open:
+// draw x and give 2; loop end b1(3) -e- b2(2) -m- b3(2) -y- b4(3): draw m and
+// give 4. It returns NoEdge where e is no such capture.
+func (b *Board) declineMove(e Edge) (Edge, int) {
+	pair := edgeBoxes[e]
+	for i, b1 := range pair {
+		b2 := int(pair[1-i])
+		if b1 < 0 || b2 < 0 || b.Sides(int(b1)) != 3 || b.Sides(b2) != 2 {
+			continue
+		}
+		x := Edge(bits.TrailingZeros64(b.freeSides(b2, e)))
+		b3 := otherBox(x, b2)
+		if b3 < 0 || b.Sides(b3) <= 1 {
+			return x, 2
+		}
+		if b.Sides(b3) != 2 {
+			continue
+		}
+		y := Edge(bits.TrailingZeros64(b.freeSides(b3, x)))
+		if b4 := otherBox(y, b3); b4 >= 0 && b.Sides(b4) == 3 && b4 != int(b1) {
+			return x, 4
+		}
+	}
+	return NoEdge, 0
+}
+
+// capture picks among the closing edges: plain captures first, and at the end
+// of the last chain, the choice between taking all and keeping control.
+func capture(bd *Board, closing uint64) Edge {
+	var ends []Edge
+	for m := closing; m != 0; m &= m - 1 {
+		e := Edge(bits.TrailingZeros64(m))
+		if bd.Closes(e) == 2 {
+			return e // a double-cross: both boxes for one edge
+		}
+		if d, _ := bd.declineMove(e); d == NoEdge {
+			return e
+		}
+		ends = append(ends, e)
+	}
+	if len(ends) > 1 {
+		return ends[0] // two chain ends at once: keep the decision for the last
+	}
+	e := ends[0]
+	decline, given := bd.declineMove(e)
+	rest := *bd
+	rest.takeAll()
+	if _, safe, _ := rest.classify(); safe != 0 {
+		return e // not the endgame yet: boxes now beat control later
+	}
+	v := newLoony().value(components(&rest))
+	// Taking all: given boxes now, then we must open (worth v to us).
+	// Declining: the opponent gets them and must open (worth -v to us).
+	if -given-v > given+v {
+		return decline
+	}
+	return e
+}
+
+// takeAll plays every capture until none is left.
+func (b *Board) takeAll() int {
+	n := 0
+	for {
+		closing, _, _ := b.classify()
+		if closing == 0 {
+			return n
+		}
+		n += b.Play(Edge(bits.TrailingZeros64(closing)))
+	}
+}
+
+// sacrifice opens the component that costs least, with the least damaging
+// edge: a two-chain by its middle edge.
+func sacrifice(bd *Board) Edge {
+	comps := components(bd)
+	l := newLoony()
+	best, bestVal := -1, 0
+	for i := range comps {
+		rest := append(append([]component(nil), comps[:i]...), comps[i+1:]...)
+		v := l.open(comps[i], l.value(rest))
+		if best < 0 || v > bestVal {
+			best, bestVal = i, v
+		}
+	}
+	c := comps[best]
+	if c.kind == chain && c.size == 2 {
+		if mid := c.edges & c.inner; mid != 0 {
+			return Edge(bits.TrailingZeros64(mid))
+		}
+	}
+	// Any edge opens it; the one that hands over fewest boxes at once is best.
+	var pick Edge = NoEdge
+	least := 0
+	for m := c.edges; m != 0; m &= m - 1 {
+		e := Edge(bits.TrailingZeros64(m))
+		after := *bd
+		after.Play(e)
+		after.ToMove ^= 1
+		if n := after.takeAll(); pick == NoEdge || n < least {
+			pick, least = e, n
+		}
+	}
+	return pick
+}
+
+type componentKind uint8
+
+const (
+	chain componentKind = iota
+	loop
+)
+
+// A component is a group of open boxes joined by undrawn edges: a chain (a
+// path, open at its ends) or a loop. Groups with junctions are counted as one
+// chain of their size, an approximation that errs on the cautious side.
+type component struct {
+	kind  componentKind
+	size  int
+	edges uint64 // every undrawn edge touching the component
+	inner uint64 // the undrawn edges between two of its boxes
+}
+
+// components splits the open boxes of b into chains and loops.
+func components(b *Board) []component {
+	claimed := b.Owned[0] | b.Owned[1]
+	var seen uint32
+	var comps []component
+	for start := 0; start < NumBoxes; start++ {
+		if (claimed|seen)&(1<<uint(start)) != 0 {
+			continue
+		}
+		var c component
+		allTwo, ground := true, false
+		stack := []int{start}
+		seen |= 1 << uint(start)
+		for len(stack) > 0 {
+			box := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			c.size++
+			free := b.Undrawn() & boxEdges[box]
+			if bits.OnesCount64(free) != 2 {
+				allTwo = false
+			}
+			c.edges |= free
+			for m := free; m != 0; m &= m - 1 {
+				e := Edge(bits.TrailingZeros64(m))
+				nb := otherBox(e, box)
+				if nb < 0 {
+					ground = true
+					continue
+				}
+				c.inner |= 1 << uint(e)
+				if seen&(1<<uint(nb)) == 0 {
+					seen |= 1 << uint(nb)
+					stack = append(stack, nb)
+				}
+			}
+		}
+		if allTwo && !ground && c.size >= 4 {
+			c.kind = loop
+		}
+		comps = append(comps, c)
+	}
+	return comps
+}
+
+// loony values endgames made only of chains and loops, where the player to
+// move must open one. Values are net boxes for the player to move.
+type loony struct{ memo map[string]int }
+
+func newLoony() *loony { return &loony{memo: map[string]int{}} }
+
+func (l *loony) value(comps []component) int {
+	if len(comps) == 0 {
+		return 0
+	}
+	key := make([]byte, len(comps))
+	for i, c := range comps {
+		key[i] = byte(c.kind)<<6 | byte(c.size)
+	}
+	sort.Slice(key, func(i, j int) bool { return key[i] < key[j] })
+	if v, ok := l.memo[string(key)]; ok {
+		return v
+	}
+	best := 0
+	for i := range comps {
+		if i > 0 && comps[i].kind == comps[i-1].kind && comps[i].size == comps[i-1].size {
+			continue
+		}
+		rest := append(append([]component(nil), comps[:i]...), comps[i+1:]...)
+		if v := l.open(comps[i], l.value(rest)); i == 0 || v > best {
+			best = v
+		}
+	}
+	l.memo[string(key)] = best
+	return best
+}
+
+// open is the value, to the player who opens c, when the rest is worth rest
+// to whoever must open next. The opponent either takes everything and opens
+// next, or keeps control by declining the last 2 boxes (4 of a loop).
+func (l *loony) open(c component, rest int) int {
+	k := c.size
+	takeAll := k + rest
+	keep := takeAll
+	switch {
+	case c.kind == loop:
+		keep = k - 8 - rest
+	case k >= 3:
+		keep = k - 4 - rest
+	}
+	return -max(takeAll, keep)
+}
+
+// paritySearch plays out the fight over the last safe edges: whoever runs out
+// of safe edges first must open a chain or loop.
+type paritySearch struct {
+	memo  map[uint64]int
+	nodes int
+	loony *loony
+}
+
+func newParitySearch() *paritySearch {
+	return &paritySearch{memo: map[uint64]int{}, loony: newLoony()}
+}
+
+// best returns the safe edge with the best value, or false when the search
+// was too large to finish.
+func (p *paritySearch) best(b *Board, safe uint64) (Edge, bool) {
+	if bits.OnesCount64(safe) > 16 {
+		return NoEdge, false
+	}
+	bestEdge, bestVal := NoEdge, 0
+	for m := safe; m != 0; m &= m - 1 {
+		e := Edge(bits.TrailingZeros64(m))
+		next := *b
+		next.Play(e)
+		v, ok := p.value(&next)
+		if !ok {
+			return NoEdge, false
+		}
+		if bestEdge == NoEdge || -v > bestVal {
+			bestEdge, bestVal = e, -v
+		}
+	}
+	return bestEdge, true
+}
+
+func (p *paritySearch) value(b *Board) (int, bool) {
+	if v, ok := p.memo[b.Drawn]; ok {
+		return v, true
+	}
+	p.nodes++
+	if p.nodes > safeSearchNodes {
+		return 0, false
+	}
+	_, safe, _ := b.classify()
+	var best int
+	if safe == 0 {
+		best = p.loony.value(components(b))
+	} else {
+		first := true
+		for m := safe; m != 0; m &= m - 1 {
+			next := *b
+			next.Play(Edge(bits.TrailingZeros64(m)))
+			v, ok := p.value(&next)
+			if !ok {
+				return 0, false
+			}
+			if first || -v > best {
+				best, first = -v, false
+			}
+		}
+	}
+	p.memo[b.Drawn] = best
+	return best, true
+}
