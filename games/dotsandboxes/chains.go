@@ -21,7 +21,7 @@ import (
 type chainsBot struct{ seeded }
 
 // safeSearchNodes bounds the parity search, so a move costs a few ms at most.
-const safeSearchNodes = 60_000
+const safeSearchNodes = 200_000
 
 func (b *chainsBot) Act(st game.State, seat int) []byte {
 	s := st.(*State)
@@ -174,56 +174,92 @@ const (
 	loop
 )
 
-// A component is a group of open boxes joined by undrawn edges: a chain (a
-// path, open at its ends) or a loop. Groups with junctions are counted as one
-// chain of their size, an approximation that errs on the cautious side.
+// A component is a chain (a path of boxes open at its ends) or a loop. Boxes
+// with three or four undrawn sides are junctions where several chains meet;
+// each junction is counted with its longest chain, and a chain that leaves
+// and returns to the same junction is a loop through it. That is exact for
+// the positions that matter most (a short chain hanging off a loop) and a
+// fair approximation elsewhere.
 type component struct {
 	kind  componentKind
 	size  int
-	edges uint64 // every undrawn edge touching the component
+	edges uint64 // the undrawn edges touching its boxes
 	inner uint64 // the undrawn edges between two of its boxes
 }
 
 // components splits the open boxes of b into chains and loops.
 func components(b *Board) []component {
 	claimed := b.Owned[0] | b.Owned[1]
-	var seen uint32
+	free := b.Undrawn()
+	degree := func(box int) int { return bits.OnesCount64(free & boxEdges[box]) }
 	var comps []component
+	armOf := [NumBoxes]int{}
+	for i := range armOf {
+		armOf[i] = -1
+	}
+	// ends[arm] are the junction boxes at the arm's ends (a box may repeat).
+	var ends [][]int
 	for start := 0; start < NumBoxes; start++ {
-		if (claimed|seen)&(1<<uint(start)) != 0 {
+		if claimed&(1<<uint(start)) != 0 || armOf[start] >= 0 || degree(start) != 2 {
 			continue
 		}
+		arm := len(comps)
 		var c component
-		allTwo, ground := true, false
+		var armEnds []int
 		stack := []int{start}
-		seen |= 1 << uint(start)
+		armOf[start] = arm
 		for len(stack) > 0 {
 			box := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			c.size++
-			free := b.Undrawn() & boxEdges[box]
-			if bits.OnesCount64(free) != 2 {
-				allTwo = false
-			}
-			c.edges |= free
-			for m := free; m != 0; m &= m - 1 {
+			c.edges |= free & boxEdges[box]
+			for m := free & boxEdges[box]; m != 0; m &= m - 1 {
 				e := Edge(bits.TrailingZeros64(m))
 				nb := otherBox(e, box)
-				if nb < 0 {
-					ground = true
-					continue
-				}
-				c.inner |= 1 << uint(e)
-				if seen&(1<<uint(nb)) == 0 {
-					seen |= 1 << uint(nb)
+				switch {
+				case nb < 0:
+				case degree(nb) != 2:
+					armEnds = append(armEnds, nb)
+				case armOf[nb] < 0:
+					c.inner |= 1 << uint(e)
+					armOf[nb] = arm
 					stack = append(stack, nb)
+				default:
+					c.inner |= 1 << uint(e)
 				}
 			}
 		}
-		if allTwo && !ground && c.size >= 4 {
-			c.kind = loop
+		if len(armEnds) == 0 && bits.OnesCount64(c.inner) == c.size && c.size >= 4 {
+			c.kind = loop // closed on itself, touching neither border nor junction
 		}
 		comps = append(comps, c)
+		ends = append(ends, armEnds)
+	}
+	for box := 0; box < NumBoxes; box++ {
+		if claimed&(1<<uint(box)) != 0 || degree(box) == 2 {
+			continue
+		}
+		best, twice := -1, false
+		for arm, armEnds := range ends {
+			n := 0
+			for _, j := range armEnds {
+				if j == box {
+					n++
+				}
+			}
+			if n > 0 && (best < 0 || comps[arm].size > comps[best].size) {
+				best, twice = arm, n == 2
+			}
+		}
+		if best < 0 {
+			comps = append(comps, component{size: 1, edges: free & boxEdges[box]})
+			continue
+		}
+		comps[best].size++
+		comps[best].edges |= free & boxEdges[box]
+		if twice && comps[best].size >= 4 {
+			comps[best].kind = loop
+		}
 	}
 	return comps
 }
@@ -291,7 +327,7 @@ func newParitySearch() *paritySearch {
 // best returns the safe edge with the best value, or false when the search
 // was too large to finish.
 func (p *paritySearch) best(b *Board, safe uint64) (Edge, bool) {
-	if bits.OnesCount64(safe) > 16 {
+	if bits.OnesCount64(safe) > 20 {
 		return NoEdge, false
 	}
 	bestEdge, bestVal := NoEdge, 0
