@@ -51,7 +51,18 @@ var (
 	boxEdges [NumBoxes]uint64
 	// edgeBoxes[e] are the boxes on either side of e; -1 off the board.
 	edgeBoxes [NumEdges][2]int8
+	// closers[e] is what Play needs for edge e: the sides of the boxes on
+	// either side and their bits. A missing box has the side mask noBox,
+	// which can never be complete, so Play needs no branch for it.
+	closers [NumEdges][2]closer
 )
+
+type closer struct {
+	sides uint64
+	bit   uint32
+}
+
+const noBox = uint64(1) << 63 // not an edge: never drawn
 
 func init() {
 	for e := range edgeBoxes {
@@ -72,6 +83,14 @@ func init() {
 			link(H(r+1, c), b)
 			link(V(r, c), b)
 			link(V(r, c+1), b)
+		}
+	}
+	for e, pair := range edgeBoxes {
+		for i, box := range pair {
+			closers[e][i] = closer{sides: noBox}
+			if box >= 0 {
+				closers[e][i] = closer{sides: boxEdges[box], bit: 1 << uint(box)}
+			}
 		}
 	}
 }
@@ -128,18 +147,22 @@ func (b *Board) Sides(box int) int { return bits.OnesCount64(b.Drawn & boxEdges[
 // it closed. Closing none passes the move to the other seat. The caller checks
 // that e is undrawn.
 func (b *Board) Play(e Edge) int {
-	b.Drawn |= 1 << uint(e)
-	closed := 0
-	for _, box := range edgeBoxes[e] {
-		if box >= 0 && b.Drawn&boxEdges[box] == boxEdges[box] {
-			b.Owned[b.ToMove] |= 1 << uint(box)
-			closed++
-		}
+	d := b.Drawn | 1<<uint(e)
+	b.Drawn = d
+	c := &closers[e]
+	var won uint32
+	if d&c[0].sides == c[0].sides {
+		won = c[0].bit
 	}
-	if closed == 0 {
+	if d&c[1].sides == c[1].sides {
+		won |= c[1].bit
+	}
+	if won == 0 {
 		b.ToMove ^= 1
+		return 0
 	}
-	return closed
+	b.Owned[b.ToMove&1] |= won
+	return bits.OnesCount32(won)
 }
 
 // Closes reports how many boxes drawing e would close.
