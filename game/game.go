@@ -111,6 +111,9 @@ type Info struct {
 	Players []int       // allowed player counts
 	Params  []ParamInfo // every parameter with its default
 	Fuel    FuelPolicy
+	// Ties is true when equal scores are a tie (Lines and Boxes); false when
+	// Placement breaks every tie by the game's own rules (Grid Royale).
+	Ties bool
 }
 
 // AllowsPlayers reports whether n players can play this game.

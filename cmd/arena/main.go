@@ -11,10 +11,11 @@ import (
 
 // cli is the whole command line; kong reads flags, defaults and help from it.
 type cli struct {
-	Match  matchCmd  `cmd:"" help:"Play one match and print its result."`
-	Replay replayCmd `cmd:"" help:"Check or re-run a replay."`
-	Games  gamesCmd  `cmd:"" help:"List the games."`
-	Bots   botsCmd   `cmd:"" help:"List the kinds of bot and the house bots."`
+	Match      matchCmd      `cmd:"" help:"Play one match and print its result."`
+	Replay     replayCmd     `cmd:"" help:"Check or re-run a replay."`
+	Tournament tournamentCmd `cmd:"" help:"Run a round robin: seat-swapped games on shared boards, match points."`
+	Games      gamesCmd      `cmd:"" help:"List the games."`
+	Bots       botsCmd       `cmd:"" help:"List the kinds of bot and the house bots."`
 }
 
 type replayCmd struct {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"time"
 
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
@@ -24,6 +25,7 @@ type matchCmd struct {
 	JSON   bool              `name:"json" help:"Print one JSON object instead of the board."`
 	Logs   string            `help:"Write each bot's stderr log to DIR/seat-N.log."`
 	Color  string            `default:"auto" enum:"auto,always,never" help:"Colour the board: auto, always or never."`
+	Watch  time.Duration     `help:"Redraw the board after every turn, pausing this long (e.g. 200ms)."`
 }
 
 // matchSummary is the --json output: PRODUCT.md's contract.
@@ -51,7 +53,16 @@ func (c *matchCmd) Run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var last game.State
-	runner := match.Runner{OnTurn: func(_ *replay.Turn, st game.State) { last = st }}
+	color := useColor(c.Color)
+	runner := match.Runner{OnTurn: func(t *replay.Turn, st game.State) {
+		last = st
+		if rd, ok := st.(renderer); ok && c.Watch > 0 && !c.JSON {
+			fmt.Print("\x1b[H\x1b[2J") // home and clear, so the board redraws in place
+			fmt.Printf("%s, turn %d\n", c.Game, t.Turn)
+			rd.Render(os.Stdout, color)
+			time.Sleep(c.Watch)
+		}
+	}}
 	played, err := runner.Play(ctx, g, c.Seed, game.Params(c.Param), c.Bot)
 	if err != nil {
 		return err
@@ -75,7 +86,7 @@ func (c *matchCmd) Run() error {
 		})
 	}
 	if rd, ok := last.(renderer); ok {
-		rd.Render(os.Stdout, useColor(c.Color))
+		rd.Render(os.Stdout, color)
 		fmt.Println()
 	}
 	printResult(os.Stdout, r, c.Bot)

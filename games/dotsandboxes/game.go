@@ -17,7 +17,7 @@ type Game struct{}
 
 // Info describes the game.
 func (Game) Info() game.Info {
-	return game.Info{ID: ID, Name: "Dots and Boxes", Players: []int{2}, Fuel: game.DefaultFuel}
+	return game.Info{ID: ID, Name: "Dots and Boxes", Players: []int{2}, Fuel: game.DefaultFuel, Ties: true}
 }
 
 // New starts a match. The seed only sets the nonce: the board starts empty.

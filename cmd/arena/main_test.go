@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// arenaBin is the command built once for these tests, so they run it exactly
+// as a user does.
+var arenaBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "arena-cli")
+	if err != nil {
+		panic(err)
+	}
+	arenaBin = filepath.Join(dir, "arena")
+	if out, err := exec.Command("go", "build", "-o", arenaBin, ".").CombinedOutput(); err != nil {
+		panic("building arena: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// arena runs the command and returns stdout, stderr and the exit status.
+func arena(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(arenaBin, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+func TestMatchJSONContract(t *testing.T) {
+	dir := t.TempDir()
+	var replays [2][]byte
+	for i := range replays {
+		path := filepath.Join(dir, "r"+string(rune('a'+i))+".json")
+		out, errOut, code := arena(t, "match", "--game", "dots-and-boxes", "--seed", "1",
+			"--bot", "builtin:greedy", "--bot", "builtin:random", "--json", "--replay", path)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var res struct {
+			Game      string
+			Seed      uint64
+			Turns     int
+			Scores    []int
+			Placement []int
+			Statuses  []map[string]int
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatalf("%q: %v", out, err)
+		}
+		if res.Game != "dots-and-boxes" || res.Seed != 1 || res.Turns != 60 || len(res.Scores) != 2 ||
+			res.Scores[0]+res.Scores[1] != 25 || len(res.Placement) != 2 || len(res.Statuses) != 2 {
+			t.Fatalf("result %+v", res)
+		}
+		if n := res.Statuses[0]["ok"] + res.Statuses[0]["ignored"]; n != 60 {
+			t.Fatalf("seat 0 statuses %v", res.Statuses[0])
+		}
+		var err error
+		if replays[i], err = os.ReadFile(path); err != nil {
+			t.Fatal(err)
+		}
+		if out, _, code := arena(t, "replay", "verify", path); code != 0 || !strings.Contains(out, "ok") {
+			t.Fatalf("verify: exit %d %s", code, out)
+		}
+	}
+	if !bytes.Equal(replays[0], replays[1]) {
+		t.Fatal("the same command twice wrote different replays")
+	}
+	// One recorded action changed: verify must fail.
+	edited := bytes.Replace(replays[0], []byte(`"action":{"orient":"V","r":2,"c":5}`), []byte(`"action":{"orient":"H","r":5,"c":4}`), 1)
+	if bytes.Equal(edited, replays[0]) {
+		t.Fatal("test assumption: turn 1 draws V(2,5); the golden game changed")
+	}
+	bad := filepath.Join(dir, "edited.json")
+	os.WriteFile(bad, edited, 0o644)
+	if _, errOut, code := arena(t, "replay", "verify", bad); code != 1 || !strings.Contains(errOut, "FAILED") {
+		t.Fatalf("verify of an edited replay: exit %d, %s", code, errOut)
+	}
+}
+
+func TestMatchShowsTheBoard(t *testing.T) {
+	out, errOut, code := arena(t, "match", "--game", "dots-and-boxes", "--seed", "3", "--bot", "builtin:chains", "--bot", "builtin:greedy")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"•───•", "60 turns", "1. seat", "builtin:chains", "ok:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Error("colour codes written to a pipe")
+	}
+}
+
+func TestBadInputSaysWhatToFix(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"match", "--game", "chess", "--bot", "builtin:random", "--bot", "builtin:random"}, `unknown game "chess"`},
+		{[]string{"match", "--game", "dots-and-boxes", "--bot", "builtin:random"}, "not 1"},
+		{[]string{"match", "--game", "dots-and-boxes", "--bot", "builtin:nobody", "--bot", "builtin:random"}, `no house bot "nobody"`},
+		{[]string{"match", "--game", "dots-and-boxes", "--bot", "random", "--bot", "builtin:random"}, "want KIND:ARG"},
+		{[]string{"match", "--game", "dots-and-boxes", "--bot", "exec:/no/such/program", "--bot", "builtin:random"}, "no such file"},
+		{[]string{"match", "--game", "dots-and-boxes", "--param", "rows=7", "--bot", "builtin:random", "--bot", "builtin:random"}, `unknown parameter "rows"`},
+		{[]string{"replay", "verify", "main.go"}, "not a replay"},
+	} {
+		_, errOut, code := arena(t, tc.args...)
+		if code == 0 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("arena %v: exit %d, stderr %q, want it to say %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
+func TestListings(t *testing.T) {
+	out, _, code := arena(t, "games")
+	if code != 0 || !strings.Contains(out, "dots-and-boxes") {
+		t.Fatalf("games: %s", out)
+	}
+	out, _, code = arena(t, "bots")
+	if code != 0 || !strings.Contains(out, "builtin:chains") || !strings.Contains(out, "wasm:PATH") {
+		t.Fatalf("bots: %s", out)
+	}
+}

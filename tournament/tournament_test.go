@@ -1,0 +1,137 @@
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/games/dotsandboxes"
+	"github.com/arenabots/arena/replay"
+)
+
+var dnbBots = []string{"builtin:random", "builtin:greedy", "builtin:chains"}
+
+func TestDotsAndBoxesRanksChainsFirst(t *testing.T) {
+	res, err := Run(context.Background(), Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{res.Standings[0].Bot, res.Standings[1].Bot, res.Standings[2].Bot}
+	if strings.Join(got, ",") != "builtin:chains,builtin:greedy,builtin:random" {
+		t.Fatalf("standings %+v", res.Standings)
+	}
+	for _, s := range res.Standings {
+		// Two opponents, 4 boards, both seat orders.
+		if s.Games != 16 {
+			t.Fatalf("%s played %d games", s.Bot, s.Games)
+		}
+	}
+	// Points are 2 per game won: in all, 2 per game played.
+	if sum := res.Standings[0].Points + res.Standings[1].Points + res.Standings[2].Points; sum != 2*24 {
+		t.Fatalf("points sum to %d", sum)
+	}
+}
+
+func TestSameResultWhateverTheParallelism(t *testing.T) {
+	var out []string
+	for _, parallel := range []int{1, 2, 5} {
+		res, err := Run(context.Background(), Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Seed: 9, Boards: 2, Finals: 2, Parallel: parallel})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := json.Marshal(res)
+		out = append(out, string(data))
+	}
+	if out[0] != out[1] || out[0] != out[2] {
+		t.Fatalf("results differ with parallelism:\n%s\n%s\n%s", out[0], out[1], out[2])
+	}
+}
+
+func TestFinalsDecideTheTop(t *testing.T) {
+	res, err := Run(context.Background(), Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Seed: 2, Boards: 1, Finals: 2, FinalBoards: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Finals) != 2 || res.Finals[0].Games != 6 || len(res.Standings) != 3 || res.Standings[2].Bot != "builtin:random" {
+		t.Fatalf("finals %+v standings %+v", res.Finals, res.Standings)
+	}
+	if res.Standings[0] != res.Finals[0] {
+		t.Fatal("the finals winner does not lead the standings")
+	}
+}
+
+// fakeGame only describes itself: standings needs no match to be played.
+type fakeGame struct {
+	game.Game
+	ties bool
+}
+
+func (f fakeGame) Info() game.Info {
+	return game.Info{ID: "fake", Players: []int{2, 4}, Ties: f.ties}
+}
+
+func TestPoints(t *testing.T) {
+	bots := []string{"a", "b", "c", "d"}
+	jobs := []job{
+		// a beats b.
+		{seats: []int{0, 1}, result: replay.Result{Scores: []int64{5, 3}, Placement: []int{0, 1}}},
+		// c and d tie on score: 1 point each where the game has ties.
+		{seats: []int{2, 3}, result: replay.Result{Scores: []int64{4, 4}, Placement: []int{0, 1}}},
+		// Four players: d first, c, b, a last.
+		{seats: []int{0, 1, 2, 3}, result: replay.Result{Scores: []int64{1, 2, 3, 9}, Placement: []int{3, 2, 1, 0}}},
+	}
+	for _, tc := range []struct {
+		ties bool
+		want map[string]int
+	}{
+		{true, map[string]int{"a": 2, "b": 2, "c": 1 + 4, "d": 1 + 6}},
+		{false, map[string]int{"a": 2, "b": 2, "c": 2 + 4, "d": 6}},
+	} {
+		cfg := Config{Game: fakeGame{ties: tc.ties}, Bots: bots}
+		for _, s := range standings(cfg, []int{0, 1, 2, 3}, jobs) {
+			if s.Points != tc.want[s.Bot] {
+				t.Errorf("ties=%v: %s has %d points, want %d", tc.ties, s.Bot, s.Points, tc.want[s.Bot])
+			}
+		}
+	}
+}
+
+func TestScheduleCoversEverySeatOrder(t *testing.T) {
+	cfg := Config{Game: fakeGame{}, Bots: []string{"a", "b", "c", "d", "e"}, Players: 4, Boards: 2}
+	jobs := schedule(cfg, []int{0, 1, 2, 3, 4}, 2, 0)
+	if len(jobs) != countGames(5, 4, 2) || len(jobs) != 5*2*4 {
+		t.Fatalf("%d games", len(jobs))
+	}
+	seatsOf := map[int][4]int{} // entry -> games per seat
+	for _, j := range jobs {
+		for seat, e := range j.seats {
+			c := seatsOf[e]
+			c[seat]++
+			seatsOf[e] = c
+		}
+	}
+	for e := 0; e < 5; e++ {
+		// In 4 of the 5 groups, on 2 boards, once in every seat each time.
+		if seatsOf[e] != [4]int{8, 8, 8, 8} {
+			t.Errorf("entry %d sat %v times in seats 0..3", e, seatsOf[e])
+		}
+	}
+}
+
+func TestBadConfigs(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Game: dotsandboxes.Game{}, Bots: []string{"builtin:random"}}, "at least 2 bots"},
+		{Config{Game: dotsandboxes.Game{}, Bots: []string{"builtin:random", "builtin:random"}}, "entered twice"},
+		{Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Players: 4}, "not 4"},
+		{Config{Game: dotsandboxes.Game{}, Bots: []string{"builtin:random", "builtin:nobody"}}, `no house bot "nobody"`},
+	} {
+		if _, err := Run(context.Background(), tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want %q", tc.cfg.Bots, err, tc.want)
+		}
+	}
+}
