@@ -140,3 +140,23 @@ func TestListings(t *testing.T) {
 		t.Fatalf("bots: %s", out)
 	}
 }
+
+func TestTournamentJSON(t *testing.T) {
+	out, errOut, code := arena(t, "tournament", "--game", "dots-and-boxes",
+		"--bot", "builtin:random", "--bot", "builtin:greedy", "--bot", "builtin:chains", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res struct {
+		Standings []struct {
+			Bot    string
+			Points int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Standings) != 3 || res.Standings[0].Bot != "builtin:chains" || res.Standings[2].Bot != "builtin:random" {
+		t.Fatalf("standings %+v", res.Standings)
+	}
+}

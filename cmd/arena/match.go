@@ -19,7 +19,7 @@ import (
 type matchCmd struct {
 	Game   string            `required:"" help:"Game id (see 'arena games')."`
 	Seed   uint64            `default:"1" help:"Match seed: the same seed and bots give the same match."`
-	Bot    []string          `required:"" help:"Bot SPEC for the next seat: builtin:NAME, exec:COMMAND, wasm:PATH or potm:PATH. Repeat in seat order."`
+	Bot    []string          `required:"" sep:"none" help:"Bot SPEC for the next seat: builtin:NAME, exec:COMMAND, wasm:PATH or potm:PATH. Repeat in seat order."`
 	Param  map[string]string `help:"Game parameter k=v (see 'arena games'). Repeatable."`
 	Replay string            `help:"Write the replay to this file."`
 	JSON   bool              `name:"json" help:"Print one JSON object instead of the board."`

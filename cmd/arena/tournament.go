@@ -16,7 +16,7 @@ import (
 
 type tournamentCmd struct {
 	Game        string            `required:"" help:"Game id (see 'arena games')."`
-	Bot         []string          `required:"" help:"An entry's bot SPEC. Repeat for every entry."`
+	Bot         []string          `required:"" sep:"none" help:"An entry's bot SPEC. Repeat for every entry."`
 	Seed        uint64            `default:"1" help:"Tournament seed: it sets every board."`
 	Param       map[string]string `help:"Game parameter k=v for every game. Repeatable."`
 	Players     int               `help:"Seats per game (default 2 where the game allows it)."`
