@@ -160,3 +160,26 @@ func TestTournamentJSON(t *testing.T) {
 		t.Fatalf("standings %+v", res.Standings)
 	}
 }
+
+func TestReplayRerunExecBot(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "stubborn.sh")
+	// A real program whose answers are all the same refusal: deterministic,
+	// so a re-run must give exactly the recorded answers.
+	os.WriteFile(script, []byte("#!/bin/sh\nwhile read line; do echo '{\"orient\":\"H\",\"r\":0,\"c\":0}'; done\n"), 0o755)
+	path := filepath.Join(dir, "r.json")
+	if _, errOut, code := arena(t, "match", "--game", "dots-and-boxes", "--seed", "4",
+		"--bot", "exec:"+script, "--bot", "builtin:greedy", "--replay", path); code != 0 {
+		t.Fatalf("match: exit %d: %s", code, errOut)
+	}
+	out, errOut, code := arena(t, "replay", "rerun", path)
+	if code != 0 || !strings.Contains(out, "ok") {
+		t.Fatalf("rerun: exit %d: %s %s", code, out, errOut)
+	}
+	data, _ := os.ReadFile(path)
+	edited := bytes.Replace(data, []byte(`"answer":"{\"orient\":\"H\",\"r\":0,\"c\":0}"`), []byte(`"answer":"{}"`), 1)
+	os.WriteFile(path, edited, 0o644)
+	if _, errOut, code := arena(t, "replay", "rerun", path); code != 1 || !strings.Contains(errOut, "answered") {
+		t.Fatalf("rerun of an edited replay: exit %d: %s", code, errOut)
+	}
+}

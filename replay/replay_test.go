@@ -1,0 +1,87 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/game"
+)
+
+func sample() *Replay {
+	return &Replay{
+		Format: Format, Version: Version, Game: "g", Params: game.Params{"b": "2", "a": "1"}, Seed: 3,
+		Bots:        []bot.Identity{{Spec: "builtin:x"}, {Spec: "wasm:y.wasm", SHA256: "ab"}},
+		InitialHash: HashString(1),
+		Turns: []Turn{
+			{Turn: 1, Seats: []Seat{{Seat: 0, Status: game.OK, Answer: `{"m":1}`, Action: json.RawMessage(`{"m":1}`), Fuel: 9}}, Hash: HashString(2)},
+			{Turn: 2, Seats: []Seat{{Seat: 1, Status: game.Malformed, Answer: "<html>", Reason: "not JSON", Action: json.RawMessage(`{"m":0}`)}}, Hash: HashString(3)},
+		},
+		Result: Result{Turns: 2, Scores: []int64{1, 0}, Placement: []int{0, 1}, Statuses: []map[game.Status]int{{game.OK: 1}, {game.Malformed: 1}}},
+	}
+}
+
+func TestMarshalRoundTripsAndIsStable(t *testing.T) {
+	r := sample()
+	a, err := r.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !json.Valid(a) {
+		t.Fatalf("not JSON:\n%s", a)
+	}
+	// One turn per line: header, "turns":[, two turns, ], result.
+	if lines := strings.Count(string(a), "\n"); lines != 6 {
+		t.Fatalf("%d lines:\n%s", lines, a)
+	}
+	back, err := Parse(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := back.Marshal()
+	if !bytes.Equal(a, b) {
+		t.Fatalf("re-encoding changed the bytes:\n%s\n%s", a, b)
+	}
+	if !strings.Contains(string(a), `"answer":"<html>"`) {
+		t.Fatal("HTML was escaped; replays keep answers as sent")
+	}
+}
+
+func TestParseRefusesOtherFormats(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"format":"arena-replay","version":2}`, "version 2 is not supported"},
+		{`{"format":"pgn"}`, "format is"},
+		{`[1,2]`, "not a replay"},
+	} {
+		if _, err := Parse([]byte(tc.in)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Parse(%s): %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	good, _ := sample().Marshal()
+	f.Add(good)
+	f.Add([]byte(`{"format":"arena-replay","version":1,"turns":[{"seats":[{"action":null}]}]}`))
+	f.Add([]byte(`{`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Parse(data)
+		if err != nil {
+			return
+		}
+		out, err := r.Marshal()
+		if err != nil {
+			t.Fatalf("a parsed replay does not encode: %v", err)
+		}
+		again, err := Parse(out)
+		if err != nil {
+			t.Fatalf("an encoded replay does not parse: %v\n%s", err, out)
+		}
+		out2, _ := again.Marshal()
+		if !bytes.Equal(out, out2) {
+			t.Fatalf("encoding is not stable:\n%s\n%s", out, out2)
+		}
+	})
+}
