@@ -7,12 +7,14 @@ import (
 
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games/dotsandboxes"
+	"github.com/arenabots/arena/games/linesandboxes"
 )
 
 // All returns every game, in the order the product lists them.
 func All() []game.Game {
 	return []game.Game{
 		dotsandboxes.Game{},
+		linesandboxes.Game{},
 	}
 }
 

@@ -1,0 +1,2 @@
+/* Never answers: burns CPU until it is killed. */
+int main(void) { volatile unsigned long n = 0; for (;;) n++; }

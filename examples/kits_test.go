@@ -1,0 +1,377 @@
+// Package examples_test builds every starter kit with its real toolchain and
+// plays it through the real arena command against a house bot, natively
+// (exec:) and as a wasm bot (wasm:), checking that both builds of a kit play
+// the very same game.
+package examples_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/replay"
+)
+
+// arenaBin is the arena command, built once for all tests.
+var arenaBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "arena-kits-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	arenaBin = filepath.Join(dir, "arena")
+	out, err := exec.Command("go", "build", "-o", arenaBin, "../cmd/arena").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building the arena command: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// A toolchain builds a bot's source natively and for wasm.
+type toolchain struct {
+	lang string
+	// main is the source file of a kit, "" for Go, which builds packages.
+	main string
+	// missing says what is not installed, or "" when all is there.
+	missing func() string
+	// native and wasm return the command that builds src (a Go package
+	// directory, or a C or Rust file) into out.
+	native, wasm func(src, out string) *exec.Cmd
+}
+
+// source is what the toolchain builds for the kit in dir.
+func (tc toolchain) source(dir string) string {
+	if tc.main == "" {
+		return "./" + dir
+	}
+	return filepath.Join(dir, tc.main)
+}
+
+var toolchains = []toolchain{
+	{
+		lang:    "go",
+		missing: func() string { return "" },
+		native: func(src, out string) *exec.Cmd {
+			return exec.Command("go", "build", "-o", out, src)
+		},
+		wasm: func(src, out string) *exec.Cmd {
+			cmd := exec.Command("go", "build", "-o", out, src)
+			cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+			return cmd
+		},
+	},
+	{
+		lang: "c",
+		main: "main.c",
+		missing: func() string {
+			return missingFiles("/usr/bin/clang", "/usr/bin/wasm-ld", "/usr/include/wasm32-wasi/stdio.h",
+				"/usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a")
+		},
+		native: func(src, out string) *exec.Cmd {
+			return exec.Command("clang", "-O2", "-Wall", "-Werror", "-o", out, src)
+		},
+		wasm: func(src, out string) *exec.Cmd {
+			return exec.Command("clang", "--target=wasm32-wasi", "--sysroot=/usr", "-O2", "-Wall", "-Werror",
+				"-o", out, src)
+		},
+	},
+	{
+		lang: "rust",
+		main: "main.rs",
+		missing: func() string {
+			return missingFiles("/usr/bin/rustc", "/usr/lib/rustlib/wasm32-wasi")
+		},
+		native: func(src, out string) *exec.Cmd {
+			return exec.Command("/usr/bin/rustc", "--edition", "2021", "-O", "-o", out, src)
+		},
+		wasm: func(src, out string) *exec.Cmd {
+			return exec.Command("/usr/bin/rustc", "--edition", "2021", "--target", "wasm32-wasi", "-O",
+				"-C", "strip=symbols", "-o", out, src)
+		},
+	},
+}
+
+// missingFiles names the files (glob patterns) that match nothing.
+func missingFiles(patterns ...string) string {
+	var missing []string
+	for _, p := range patterns {
+		if found, _ := filepath.Glob(p); len(found) == 0 {
+			missing = append(missing, p)
+		}
+	}
+	return strings.Join(missing, ", ")
+}
+
+// A kitGame is a game with a kit in every language, the house bot the kit
+// plays against, and the check that the match ran to its proper end.
+type kitGame struct {
+	id       string
+	opponent string
+	// complete checks the replay of a whole match.
+	complete func(t *testing.T, r *replay.Replay)
+}
+
+var kitGames = []kitGame{
+	{"dots-and-boxes", "builtin:greedy", func(t *testing.T, r *replay.Replay) {
+		wantTurns(t, r, 60) // one edge a turn, 60 edges
+	}},
+	{"grid-royale", "builtin:harvester", func(t *testing.T, r *replay.Replay) {
+		wantTurns(t, r, 400) // max_turns: both players harvest, nobody is eliminated
+	}},
+	{"lines-and-boxes", "builtin:greedy", func(t *testing.T, r *replay.Replay) {
+		// A line may cover several unit edges: the match is complete when
+		// the lines drawn cover all 60 unit edges of the 5x5 board.
+		edges := 0
+		for _, turn := range r.Turns {
+			for _, s := range turn.Seats {
+				edges += lineLength(t, s.Action)
+			}
+		}
+		if edges != 60 {
+			t.Errorf("the %d turns drew %d unit edges, want 60", len(r.Turns), edges)
+		}
+	}},
+}
+
+func wantTurns(t *testing.T, r *replay.Replay, n int) {
+	t.Helper()
+	if r.Result.Turns != n || len(r.Turns) != n {
+		t.Errorf("the match lasted %d turns (%d recorded), want %d", r.Result.Turns, len(r.Turns), n)
+	}
+}
+
+// lineLength is the number of unit edges a Lines and Boxes action covers.
+func lineLength(t *testing.T, action json.RawMessage) int {
+	t.Helper()
+	if action == nil {
+		return 0
+	}
+	var a struct{ From, To string }
+	if err := json.Unmarshal(action, &a); err != nil {
+		t.Fatalf("action %s: %v", action, err)
+	}
+	c0, r0 := parseDot(t, a.From)
+	c1, r1 := parseDot(t, a.To)
+	return abs(c1-c0) + abs(r1-r0)
+}
+
+// parseDot reads a dot in the contest's notation: "C3" is column 2, row 3.
+func parseDot(t *testing.T, s string) (col, row int) {
+	t.Helper()
+	if len(s) < 2 {
+		t.Fatalf("dot %q is too short", s)
+	}
+	row, err := strconv.Atoi(s[1:])
+	if err != nil {
+		t.Fatalf("dot %q: %v", s, err)
+	}
+	return int(s[0] - 'A'), row
+}
+
+func abs(v int) int { return max(v, -v) }
+
+func TestKits(t *testing.T) {
+	// The kits of one game play alike in every language: the first kit's
+	// replay of each game is the reference for the others.
+	reference := map[string]*replay.Replay{}
+	for _, tc := range toolchains {
+		for _, g := range kitGames {
+			t.Run(tc.lang+"/"+g.id, func(t *testing.T) {
+				if m := tc.missing(); m != "" {
+					t.Skipf("the %s toolchain is missing (%s): run scripts/install-toolchains.sh as root", tc.lang, m)
+				}
+				src := tc.source(filepath.Join(tc.lang, g.id))
+				dir := t.TempDir()
+				native := build(t, tc.native(src, filepath.Join(dir, "bot")))
+				r := play(t, g, "exec:"+native, filepath.Join(dir, "native.replay"))
+				g.complete(t, r)
+				if ref := reference[g.id]; ref != nil {
+					sameGame(t, ref, r)
+				} else {
+					reference[g.id] = r
+				}
+
+				wasm := build(t, tc.wasm(src, filepath.Join(dir, "bot.wasm")))
+				rw := play(t, g, "wasm:"+wasm, filepath.Join(dir, "wasm.replay"))
+				g.complete(t, rw)
+				sameGame(t, r, rw)
+			})
+		}
+	}
+}
+
+// build runs a build command and returns the file it made.
+func build(t *testing.T, cmd *exec.Cmd) string {
+	t.Helper()
+	out := cmd.Args[len(cmd.Args)-1]
+	for i, a := range cmd.Args {
+		if a == "-o" {
+			out = cmd.Args[i+1]
+		}
+	}
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, msg)
+	}
+	return out
+}
+
+// summary is the part of `arena match --json` the tests read.
+type summary struct {
+	Turns    int                   `json:"turns"`
+	Statuses []map[game.Status]int `json:"statuses"`
+}
+
+// play runs `arena match` with the kit in seat 0 and returns the replay. It
+// checks that every answer of the kit got "ok" (or "ignored" in the turns the
+// game does not apply it).
+func play(t *testing.T, g kitGame, kit, replayFile string) *replay.Replay {
+	t.Helper()
+	cmd := exec.Command(arenaBin, "match", "--game", g.id, "--seed", "7", "--bot", kit, "--bot", g.opponent,
+		"--json", "--replay", replayFile)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("arena match %s: %v\n%s", kit, err, stderr.String())
+	}
+	var s summary
+	if err := json.Unmarshal(stdout.Bytes(), &s); err != nil {
+		t.Fatalf("arena match --json printed %q: %v", stdout.String(), err)
+	}
+	if len(s.Statuses) != 2 {
+		t.Fatalf("statuses of %d seats, want 2", len(s.Statuses))
+	}
+	r, err := replay.Load(replayFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked, fuel, most := 0, int64(0), int64(0)
+	for _, turn := range r.Turns {
+		for _, seat := range turn.Seats {
+			if seat.Seat != 0 {
+				continue
+			}
+			asked++
+			fuel += seat.Fuel
+			most = max(most, seat.Fuel)
+			if seat.Status != game.OK && seat.Status != game.Ignored {
+				t.Errorf("%s: turn %d: status %s (%s), answer %q", kit, turn.Turn, seat.Status, seat.Reason, seat.Answer)
+			}
+		}
+	}
+	if got := s.Statuses[0][game.OK] + s.Statuses[0][game.Ignored]; got != asked || asked == 0 {
+		t.Errorf("%s: %d answers ok or ignored of %d asked: %v", kit, got, asked, s.Statuses[0])
+	}
+	if fuel > 0 { // the figures of docs/bots.md
+		t.Logf("as wasm: %d answers, fuel per answer: mean %d, most %d", asked, fuel/int64(asked), most)
+	}
+	if s.Turns != r.Result.Turns {
+		t.Errorf("--json says %d turns, the replay %d", s.Turns, r.Result.Turns)
+	}
+	return r
+}
+
+// sameGame checks that two replays hold the same answers, statuses, applied
+// actions and state hashes turn by turn. Only the fuel may differ: native
+// bots are not metered, and kits in different languages spend differently.
+func sameGame(t *testing.T, want, got *replay.Replay) {
+	t.Helper()
+	if len(want.Turns) != len(got.Turns) {
+		t.Fatalf("%s played %d turns, %s %d", want.Bots[0].Spec, len(want.Turns), got.Bots[0].Spec, len(got.Turns))
+	}
+	for i := range want.Turns {
+		a, b := withoutFuel(want.Turns[i]), withoutFuel(got.Turns[i])
+		if !bytes.Equal(a, b) {
+			t.Fatalf("turn %d differs:\n%s: %s\n%s: %s", i+1, want.Bots[0].Spec, a, got.Bots[0].Spec, b)
+		}
+	}
+}
+
+func withoutFuel(turn replay.Turn) []byte {
+	seats := make([]replay.Seat, len(turn.Seats))
+	for i, s := range turn.Seats {
+		s.Fuel = 0
+		seats[i] = s
+	}
+	turn.Seats = seats
+	b, _ := json.Marshal(turn)
+	return b
+}
+
+// TestFuelLeft plays a small bot per SDK that logs, each turn, the tank its
+// observation announces and what the SDK's fuel_left reads live: as a wasm
+// bot the live reading is a little below the announced tank (the bot has
+// spent some since), natively it is -1 and no tank is announced.
+func TestFuelLeft(t *testing.T) {
+	fuelbots := map[string]string{
+		"go":   "../sdk/testdata/fuelbot",
+		"c":    "../sdk/c/testdata/fuelbot.c",
+		"rust": "../sdk/rust/testdata/fuelbot.rs",
+	}
+	for _, tc := range toolchains {
+		t.Run(tc.lang, func(t *testing.T) {
+			if m := tc.missing(); m != "" {
+				t.Skipf("the %s toolchain is missing (%s): run scripts/install-toolchains.sh as root", tc.lang, m)
+			}
+			src := fuelbots[tc.lang]
+			if tc.main == "" {
+				src = "./" + src
+			}
+			dir := t.TempDir()
+			for _, kind := range []string{"exec", "wasm"} {
+				bin := filepath.Join(dir, "bot."+kind)
+				if kind == "exec" {
+					build(t, tc.native(src, bin))
+				} else {
+					build(t, tc.wasm(src, bin))
+				}
+				logs := filepath.Join(dir, kind+"-logs")
+				cmd := exec.Command(arenaBin, "match", "--game", "dots-and-boxes", "--bot", kind+":"+bin,
+					"--bot", "builtin:greedy", "--logs", logs)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("arena match: %v\n%s", err, out)
+				}
+				log, err := os.ReadFile(filepath.Join(logs, "seat-0.log"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkFuelLog(t, kind, string(log))
+			}
+		})
+	}
+}
+
+// checkFuelLog checks the "left=L live=F" lines of a fuelbot's log.
+func checkFuelLog(t *testing.T, kind, log string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(log), "\n")
+	if len(lines) != 60 { // Dots and Boxes asks both seats on each of its 60 turns
+		t.Fatalf("%s: %d log lines, want 60:\n%s", kind, len(lines), log)
+	}
+	for i, line := range lines {
+		var left, live int64
+		if _, err := fmt.Sscanf(line, "left=%d live=%d", &left, &live); err != nil {
+			t.Fatalf("%s: log line %q: %v", kind, line, err)
+		}
+		ok := left == 0 && live == -1 // native: unmetered
+		if kind == "wasm" {
+			// The bot has parsed the observation before it reads the tank.
+			ok = left > 0 && live > 0 && live < left && left-live < 1_000_000
+		}
+		if !ok {
+			t.Errorf("%s: turn %d: observation says %d left, fuel_left says %d", kind, i+1, left, live)
+		}
+	}
+}

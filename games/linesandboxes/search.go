@@ -1,0 +1,293 @@
+package linesandboxes
+
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+
+	"github.com/arenabots/arena/game"
+)
+
+// DefaultSearchBudget is how much work the search bot may do per move: one
+// unit per node, plus one per 8 moves generated or 8 edges a playout looks
+// at. It keeps a move under about 40 ms on the largest board (see
+// BenchmarkSearchMove), and being a count, not a clock, keeps the bot
+// deterministic.
+const DefaultSearchBudget = 50_000
+
+// searchBot is an iterative-deepening alpha-beta search over whole lines. A
+// position's value is the mover's net future boxes; the edges drawn decide
+// it, so the transposition table is keyed by their Zobrist hash alone. At the
+// depth limit a position is valued by playing it out to the end with the
+// greedy policy on unit edges, which is what makes the search see tempo and
+// parity: who is forced to open the first box, how chains split when turns
+// alternate inside them. Only captures, short quiet lines and (when nothing
+// is quiet) the cheapest sacrifices are searched; see prune.
+type searchBot struct {
+	budget int
+	nodes  int
+	tt     []ttEntry
+	plies  [][]move // move buffers, one per ply
+}
+
+type ttEntry struct {
+	key   uint64
+	value int16
+	depth int8
+	bound int8 // exact, lower or upper
+	best  move
+}
+
+const (
+	exact = iota
+	lower
+	upper
+)
+
+const ttSize = 1 << 16
+
+func newSearchBot(budget int) *searchBot {
+	return &searchBot{budget: budget, tt: make([]ttEntry, ttSize)}
+}
+
+func (b *searchBot) Act(s game.State, _ int) []byte {
+	return houseMove(s, b.choose)
+}
+
+// errBudget unwinds a search iteration that ran out of nodes.
+type errBudget struct{}
+
+func (b *searchBot) choose(p *position) move {
+	b.nodes = 0
+	moves := prune(p, p.moves(nil))
+	b.order(moves, move{})
+	best := moves[0]
+	for depth := 1; depth <= p.left; depth++ {
+		m, ok := b.root(p, moves, depth)
+		if !ok {
+			break
+		}
+		best = m
+	}
+	return best
+}
+
+// root searches every move to depth and returns the best, or false when the
+// budget ran out first. It puts the best move first for the next iteration.
+func (b *searchBot) root(p *position, moves []move, depth int) (best move, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, budget := r.(errBudget); !budget {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	alpha, bestAt := -1<<20, 0
+	for i, m := range moves {
+		child := *p
+		child.play(m)
+		v := int(m.gain) - b.negamax(&child, depth-1, 1, int(m.gain)-(1<<20), int(m.gain)-alpha)
+		if v > alpha {
+			alpha, bestAt = v, i
+		}
+	}
+	best = moves[bestAt]
+	copy(moves[1:bestAt+1], moves[:bestAt])
+	moves[0] = best
+	return best, true
+}
+
+func (b *searchBot) negamax(p *position, depth, ply, alpha, beta int) int {
+	if p.left == 0 {
+		return 0
+	}
+	b.nodes++
+	if b.nodes > b.budget {
+		panic(errBudget{})
+	}
+	slot := &b.tt[p.hash&(ttSize-1)]
+	var hint move
+	if slot.key == p.hash {
+		hint = slot.best
+		if int(slot.depth) >= depth {
+			v := int(slot.value)
+			switch {
+			case slot.bound == exact,
+				slot.bound == lower && v >= beta,
+				slot.bound == upper && v <= alpha:
+				return v
+			}
+		}
+	}
+	if depth == 0 {
+		v, work := p.playout()
+		b.nodes += work / 8
+		return v
+	}
+	for len(b.plies) <= ply {
+		b.plies = append(b.plies, nil)
+	}
+	all := p.moves(b.plies[ply][:0])
+	b.plies[ply] = all
+	b.nodes += len(all) / 8
+	moves := prune(p, all)
+	b.order(moves, hint)
+	origAlpha, best, bestMove := alpha, -1<<20, moves[0]
+	for _, m := range moves {
+		child := *p
+		child.play(m)
+		g := int(m.gain)
+		v := g - b.negamax(&child, depth-1, ply+1, g-beta, g-alpha)
+		if v > best {
+			best, bestMove = v, m
+		}
+		if v > alpha {
+			alpha = v
+		}
+		if alpha >= beta {
+			break
+		}
+	}
+	bound := int8(exact)
+	switch {
+	case best <= origAlpha:
+		bound = upper
+	case best >= beta:
+		bound = lower
+	}
+	*slot = ttEntry{key: p.hash, value: int16(best), depth: int8(depth), bound: bound, best: bestMove}
+	return best
+}
+
+// prune keeps the moves worth searching, at the root too: every capture,
+// every short move that gives nothing away, and when there is no such quiet
+// move, the moves that give the fewest boxes (which chain or box to open is
+// the whole question then; declining a capture to do so can be right, since
+// taking a box may hand over the next one). This is what lets the search
+// reach the end of the safe phase, where tempo is decided. Near the end of
+// the game nothing is pruned, so the endgame is solved exactly.
+func prune(p *position, moves []move) []move {
+	const maxQuietLength = 2 // longer quiet lines rarely change the tempo
+	const exactBelow = 14    // undrawn edges
+	if p.left < exactBelow {
+		return moves
+	}
+	fewest := int8(127)
+	for _, m := range moves {
+		if m.gain == 0 {
+			fewest = min(fewest, m.gives)
+		}
+	}
+	quiet := fewest == 0
+	kept := moves[:0]
+	for _, m := range moves {
+		switch {
+		case m.gain > 0,
+			quiet && m.gives == 0 && m.b-m.a <= maxQuietLength,
+			!quiet && m.gain == 0 && m.gives == fewest:
+			kept = append(kept, m)
+		}
+	}
+	return kept
+}
+
+// order sorts moves best first by a cheap guess: the hinted move, then most
+// boxes taken, then fewest given, then shorter lines.
+func (b *searchBot) order(moves []move, hint move) {
+	for i := range moves {
+		m := &moves[i]
+		m.key = int32(m.gain)*1000 - int32(m.gives)*10 - int32(m.b-m.a)
+		if hint.b > 0 && m.line == hint.line && m.a == hint.a && m.b == hint.b {
+			m.key = 1 << 20
+		}
+	}
+	slices.SortStableFunc(moves, func(x, y move) int { return cmp.Compare(y.key, x.key) })
+}
+
+// playout plays the position to its end with a greedy policy on unit edges
+// (take a box when one is open, else draw the first edge that gives nothing,
+// else the first that gives one box, else the first) and returns the mover's
+// net boxes, and its work in edges looked at. It is the leaf evaluation, so
+// it is kept to a few operations per edge.
+func (p *position) playout() (net, work int) {
+	q := *p
+	sign := 1
+	for q.left > 0 {
+		var gain int
+		switch {
+		case q.three != 0:
+			box := bits.TrailingZeros64(q.three)
+			for _, e := range q.g.boxEdges[box] {
+				if !q.drawn.has(e) {
+					gain = q.drawCapture(e)
+					break
+				}
+			}
+		default:
+			e, looked := q.quietEdge()
+			q.drawEdge(e)
+			work += looked
+		}
+		net += sign * gain
+		sign = -sign
+		work++
+	}
+	return net, work
+}
+
+// quietEdge is the playout's choice when nothing can be taken: the first
+// edge that gives nothing; else the first edge of the first two-sided box
+// that opens no other box; else that box's first free edge. It returns the
+// work done, in edges looked at.
+func (p *position) quietEdge() (e, looked int) {
+	for w := range p.drawn {
+		if safe := ^p.drawn[w] & p.g.valid[w] &^ p.unsafe[w]; safe != 0 {
+			return w*64 + bits.TrailingZeros64(safe), 1
+		}
+	}
+	first := -1
+	for twos := p.two; twos != 0; twos &= twos - 1 {
+		for _, e := range p.g.boxEdges[bits.TrailingZeros64(twos)] {
+			if p.drawn.has(e) {
+				continue
+			}
+			looked++
+			if p.edgeGives(e) == 1 {
+				return e, looked
+			}
+			if first < 0 {
+				first = e
+			}
+		}
+	}
+	if first < 0 { // cannot happen: a free unsafe edge borders a two-sided box
+		for w := range p.drawn {
+			if free := ^p.drawn[w] & p.g.valid[w]; free != 0 {
+				return w*64 + bits.TrailingZeros64(free), looked
+			}
+		}
+	}
+	return first, looked
+}
+
+// drawCapture draws edge e and, when it captures, the undrawn edges next to
+// it on its line that capture too: one line can close a whole row of boxes.
+// It returns the boxes closed.
+func (p *position) drawCapture(e int) int {
+	l, at := p.g.lineOf(e)
+	edges := p.g.lines[l].edges
+	a, b := at, at+1
+	for a > 0 && !p.drawn.has(edges[a-1]) && p.edgeGain(edges[a-1]) > 0 {
+		a--
+	}
+	for b < len(edges) && !p.drawn.has(edges[b]) && p.edgeGain(edges[b]) > 0 {
+		b++
+	}
+	total := 0
+	for _, e := range edges[a:b] {
+		total += p.edgeGain(e)
+	}
+	p.play(move{line: int8(l), a: int8(a), b: int8(b)})
+	return total
+}

@@ -1,0 +1,558 @@
+package meter
+
+// Opcode classes: how the pass treats each one-byte opcode.
+const (
+	opInvalid   = iota
+	opPlain     // no immediates, one unit
+	opFree      // nop: no immediates, free
+	opMemarg    // loads and stores
+	opLocal     // local.get/set/tee
+	opGlobal    // global.get/set
+	opTable     // table.get/set: a table index
+	opMemIndex  // memory.size/grow: a memory index
+	opI32Const  //
+	opI64Const  //
+	opF32Const  //
+	opF64Const  //
+	opSelectT   // select with types
+	opRefNull   //
+	opRefFunc   //
+	opBlock     // free, and not a branch target at its start
+	opLoop      // free; starts a segment with a check
+	opIf        // one unit; ends a segment
+	opElse      // free; starts a segment
+	opEnd       // free; starts a segment
+	opBr        // br, br_if: one unit; end a segment
+	opBrTable   //
+	opEndsFlow  // return, unreachable: one unit; end a segment
+	opCall      // call, return_call: one unit; end a segment; shifted index
+	opCallIndir // call_indirect, return_call_indirect
+	opMisc      // 0xfc prefix
+	opSIMD      // 0xfd prefix
+	opThreads   // 0xfe prefix: atomics
+	opException // exception handling
+	opTypedRef  // typed function references
+	opGC        // garbage collection
+)
+
+var opClass = func() (c [256]byte) {
+	set := func(class byte, ops ...byte) {
+		for _, op := range ops {
+			c[op] = class
+		}
+	}
+	span := func(class byte, from, to byte) {
+		for op := int(from); op <= int(to); op++ {
+			c[op] = class
+		}
+	}
+	set(opEndsFlow, 0x00, 0x0f)
+	set(opFree, 0x01)
+	set(opBlock, 0x02)
+	set(opLoop, 0x03)
+	set(opIf, 0x04)
+	set(opElse, 0x05)
+	set(opException, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x18, 0x19, 0x1f)
+	set(opEnd, 0x0b)
+	set(opBr, 0x0c, 0x0d)
+	set(opBrTable, 0x0e)
+	set(opCall, 0x10, 0x12)
+	set(opCallIndir, 0x11, 0x13)
+	set(opTypedRef, 0x14, 0x15, 0xd4, 0xd5, 0xd6)
+	set(opPlain, 0x1a, 0x1b, 0xd1)
+	set(opSelectT, 0x1c)
+	span(opLocal, 0x20, 0x22)
+	span(opGlobal, 0x23, 0x24)
+	span(opTable, 0x25, 0x26)
+	span(opMemarg, 0x28, 0x3e)
+	span(opMemIndex, 0x3f, 0x40)
+	set(opI32Const, 0x41)
+	set(opI64Const, 0x42)
+	set(opF32Const, 0x43)
+	set(opF64Const, 0x44)
+	span(opPlain, 0x45, 0xc4)
+	set(opRefNull, 0xd0)
+	set(opRefFunc, 0xd2)
+	set(opGC, 0xd3, 0xfb)
+	set(opMisc, 0xfc)
+	set(opSIMD, 0xfd)
+	set(opThreads, 0xfe)
+	return c
+}()
+
+// Opcodes the pass emits.
+const (
+	opcodeIf           = 0x04
+	opcodeEnd          = 0x0b
+	opcodeReturn       = 0x0f
+	opcodeCall         = 0x10
+	opcodeCallIndirect = 0x11
+	opcodeLocalSet     = 0x21
+	opcodeLocalGet     = 0x20
+	opcodeLocalTee     = 0x22
+	opcodeGlobalGet    = 0x23
+	opcodeGlobalSet    = 0x24
+	opcodeI64Const     = 0x42
+	opcodeI64LtS       = 0x53
+	opcodeI64Sub       = 0x7d
+	opcodeI64ShrU      = 0x88
+	opcodeI64ExtendU   = 0xad
+	opcodeRefFunc      = 0xd2
+	blockTypeEmpty     = 0x40
+	log2BulkBytesUnit  = 6 // BulkBytesPerUnit == 1 << 6
+)
+
+// maxMeteredCode bounds the instrumented code section, so that a module of
+// nothing but tiny calls cannot make the host allocate ten times its size.
+const maxMeteredCode = 4 * MaxModuleSize
+
+// checkKind says which tank check starts a segment.
+type checkKind uint8
+
+const (
+	noCheck    checkKind = iota
+	entryCheck           // at function entry
+	loopCheck            // at a loop header; also stores the counter in the global
+)
+
+// bodyRewriter instruments one function body at a time; its buffers are
+// reused from one function to the next.
+//
+// The body is cut into segments: straight-line runs that, once entered, run
+// to their end unless they trap. A segment's instructions collect in seg while
+// they are counted; when it ends, its charge goes out first, then (at function
+// entry and loop headers) the check, then the instructions. Input bytes that
+// need no change are copied in bulk: raw marks the first one not copied yet.
+//
+// Inside a function the counter lives in a local, which the compiler keeps
+// in a register: charging the global directly chains a load and a store
+// through memory for every segment (BenchmarkGoBotRun: 1.3-1.5 times the
+// plain CPU time with the global, 1.06-1.15 with the local). The local is loaded from the global at entry and after every call,
+// and stored back before every call (host functions see the exact count),
+// at loop headers (so a trap leaves the global behind by at most the code
+// since the last loop header or call) and wherever the function returns.
+type bodyRewriter struct {
+	m      *rewriter
+	r      reader
+	code   []byte // the function's instrumented code so far
+	seg    []byte // the current segment's instructions
+	raw    int
+	count  int64     // units charged for the current segment
+	check  checkKind // the check that starts the current segment
+	depth  int       // open blocks, the function's own included
+	locals uint64
+	fuel   uint32 // the local holding the counter (i64)
+	tmp    uint32 // the scratch local of bulk memory charges (i32)
+	room   int    // how large the function's code may grow
+}
+
+// codeSection instruments every function body.
+func (m *rewriter) codeSection(r *reader) {
+	n := r.count()
+	if defined := len(m.funcs) - int(m.funcImports); n != defined {
+		r.fail("the code section has %d function bodies for %d functions", n, defined)
+		return
+	}
+	c := make([]byte, 0, len(r.b)+len(r.b)/2)
+	c = appendU32(c, uint32(n))
+	b := &m.body
+	b.m = m
+	for i := 0; i < n && r.err == nil; i++ {
+		size := r.u32()
+		start := r.pos
+		body := r.bytes(int(size))
+		if r.err != nil {
+			return
+		}
+		b.room = maxMeteredCode - len(c)
+		c = b.function(m.funcImports+uint32(i), body, r.base+start, c)
+		if b.r.err != nil {
+			r.err = b.r.err
+			return
+		}
+
+	}
+	m.emit(secCode, c)
+}
+
+// function instruments the body of function fn and appends it to c.
+func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []byte {
+	m := b.m
+	r := &b.r
+	*r = reader{b: body, base: base}
+	groups := r.count()
+	b.locals = uint64(len(m.types[m.funcs[fn]].params))
+	for g := 0; g < groups && r.err == nil; g++ {
+		b.locals += uint64(r.u32())
+		m.checkValueType(r, r.byte())
+	}
+	if b.locals >= 1<<32-2 {
+		r.fail("function %d has too many locals", fn)
+	}
+	localsEnd := r.pos
+	b.fuel, b.tmp = uint32(b.locals), uint32(b.locals+1)
+	b.code, b.seg = b.code[:0], b.seg[:0]
+	b.raw, b.count, b.check, b.depth = r.pos, 0, entryCheck, 1
+	b.code = b.syncIn(b.code)
+	b.instructions()
+	if r.err != nil {
+		return c
+	}
+	// Two more locals: (local $fuel i64) (local $tmp i32).
+	groupBytes := body[lebLen(body):localsEnd]
+	c = appendU32(c, uint32(lebSize(uint64(groups+2))+len(groupBytes)+4+len(b.code)))
+	c = appendU32(c, uint32(groups+2))
+	c = append(c, groupBytes...)
+	c = append(c, 1, typeI64, 1, typeI32)
+	return append(c, b.code...)
+}
+
+// syncIn loads the counter from the global into the local.
+func (b *bodyRewriter) syncIn(c []byte) []byte {
+	c = append(c, opcodeGlobalGet)
+	c = appendU32(c, b.m.globals)
+	c = append(c, opcodeLocalSet)
+	return appendU32(c, b.fuel)
+}
+
+// syncOut stores the counter from the local into the global.
+func (b *bodyRewriter) syncOut(c []byte) []byte {
+	c = append(c, opcodeLocalGet)
+	c = appendU32(c, b.fuel)
+	c = append(c, opcodeGlobalSet)
+	return appendU32(c, b.m.globals)
+}
+
+// syncOutBefore stores the counter before the instruction at start, which
+// has been read but not copied yet.
+func (b *bodyRewriter) syncOutBefore(start int) {
+	b.flush(start)
+	b.seg = b.syncOut(b.seg)
+}
+
+func lebSize(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
+}
+
+// instructions reads the expression of a body up to its final end.
+func (b *bodyRewriter) instructions() {
+	m, r := b.m, &b.r
+	for r.err == nil {
+		if r.done() {
+			r.fail("function body ends before its final end")
+			return
+		}
+		start := r.pos
+		op := r.b[start]
+		r.pos++
+		switch opClass[op] {
+		case opPlain:
+			b.count++
+		case opFree:
+		case opMemarg:
+			b.count++
+			b.memarg()
+		case opLocal:
+			b.count++
+			if l := r.u32(); uint64(l) >= b.locals {
+				r.fail("local %d does not exist", l)
+			}
+		case opGlobal:
+			b.count++
+			if g := r.u32(); g >= m.globals {
+				r.fail("global %d does not exist", g)
+			}
+		case opTable:
+			b.count++
+			r.u32()
+		case opMemIndex:
+			b.count++
+			b.memoryIndex()
+		case opI32Const:
+			b.count++
+			r.signed(32)
+		case opI64Const:
+			b.count++
+			r.signed(64)
+		case opF32Const:
+			b.count++
+			r.bytes(4)
+		case opF64Const:
+			b.count++
+			r.bytes(8)
+		case opSelectT:
+			b.count++
+			for n := r.count(); n > 0 && r.err == nil; n-- {
+				m.checkValueType(r, r.byte())
+			}
+		case opRefNull:
+			b.count++
+			m.checkValueType(r, r.byte())
+		case opRefFunc:
+			b.count++
+			b.flush(start)
+			b.withFuncIndex(op)
+		case opBlock:
+			b.blockType()
+			b.depth++
+		case opLoop:
+			b.blockType()
+			b.depth++
+			if b.count == 0 {
+				b.check = noCheck // the loop header's check follows at once
+			}
+			b.structural(start)
+			b.check = loopCheck
+		case opIf:
+			b.count++
+			b.blockType()
+			b.depth++
+			b.endSegment()
+		case opElse:
+			b.structural(start)
+		case opEnd:
+			b.depth--
+			if b.depth == 0 {
+				b.syncOutBefore(start)
+			}
+			b.structural(start)
+			if b.depth == 0 {
+				if !r.done() {
+					r.fail("code after the final end of a function body")
+				}
+				return
+			}
+		case opBr:
+			b.count++
+			if label := r.u32(); b.leavesFunction(label) {
+				b.syncOutBefore(start)
+			}
+			b.endSegment()
+		case opBrTable:
+			b.count++
+			leaves := false
+			for n := r.count(); n >= 0 && r.err == nil; n-- {
+				leaves = b.leavesFunction(r.u32()) || leaves
+			}
+			if leaves {
+				b.syncOutBefore(start)
+			}
+			b.endSegment()
+		case opEndsFlow:
+			b.count++
+			if op == opcodeReturn {
+				b.syncOutBefore(start)
+			}
+			b.endSegment()
+		case opCall:
+			b.count++
+			b.syncOutBefore(start)
+			b.withFuncIndex(op)
+			b.endCall(op)
+		case opCallIndir:
+			b.count++
+			if t := r.u32(); int(t) >= len(m.types) {
+				r.fail("call_indirect uses type %d, which does not exist", t)
+			}
+			r.u32()
+			b.syncOutBefore(start)
+			b.endCall(op)
+		case opMisc:
+			b.count++
+			b.misc(start)
+		case opSIMD:
+			b.count++
+			b.simd()
+		case opThreads:
+			r.refuse("%s", unsupported("threads", "atomic memory instructions").Msg)
+		case opException:
+			r.refuse("%s", unsupported("exception handling", "try, catch or throw instructions").Msg)
+		case opTypedRef:
+			r.refuse("%s", unsupported("typed function references", "call_ref, br_on_null or ref.as_non_null").Msg)
+		case opGC:
+			r.refuse("%s", unsupported("garbage collection (GC)", "struct, array or i31 instructions").Msg)
+		default:
+			r.pos = start
+			r.fail("unknown opcode 0x%02x", op)
+		}
+	}
+}
+
+// leavesFunction tells whether a branch to label returns from the function.
+func (b *bodyRewriter) leavesFunction(label uint32) bool {
+	return int64(label) == int64(b.depth)-1
+}
+
+// endCall ends the segment of a call. When the callee returns here (not
+// after a tail call), the counter it leaves in the global is read back.
+func (b *bodyRewriter) endCall(op byte) {
+	b.endSegment()
+	if op == opcodeCall || op == opcodeCallIndirect {
+		b.code = b.syncIn(b.code)
+	}
+}
+
+// withFuncIndex reads the function index that follows op and writes both,
+// the index shifted past the new import. The segment is flushed up to op.
+func (b *bodyRewriter) withFuncIndex(op byte) {
+	b.seg = append(b.seg, op)
+	b.seg = appendU32(b.seg, b.m.funcIndex(&b.r))
+	b.raw = b.r.pos
+}
+
+// flush copies the input bytes up to end into the current segment.
+func (b *bodyRewriter) flush(end int) {
+	b.seg = append(b.seg, b.r.b[b.raw:end]...)
+	b.raw = end
+}
+
+// endSegment closes the current segment after the instruction just read:
+// charge, optional check, then the segment's code.
+func (b *bodyRewriter) endSegment() {
+	b.flush(b.r.pos)
+	c := b.code
+	if b.count > 0 {
+		// fuel -= count
+		c = append(c, opcodeLocalGet)
+		c = appendU32(c, b.fuel)
+		c = append(c, opcodeI64Const)
+		c = appendS64(c, b.count)
+		c = append(c, opcodeI64Sub, opcodeLocalSet)
+		c = appendU32(c, b.fuel)
+	}
+	if b.check != noCheck {
+		// if fuel < 0 { global = fuel; fuel = refill(fuel); global = fuel }
+		c = append(c, opcodeLocalGet)
+		c = appendU32(c, b.fuel)
+		c = append(c, opcodeI64Const, 0, opcodeI64LtS, opcodeIf, blockTypeEmpty)
+		c = b.syncOut(c)
+		c = append(c, opcodeLocalGet)
+		c = appendU32(c, b.fuel)
+		c = append(c, opcodeCall)
+		c = appendU32(c, b.m.funcImports)
+		c = append(c, opcodeLocalTee)
+		c = appendU32(c, b.fuel)
+		c = append(c, opcodeGlobalSet)
+		c = appendU32(c, b.m.globals)
+		c = append(c, opcodeEnd)
+		if b.check == loopCheck {
+			c = b.syncOut(c) // global = fuel, so a trap leaves it nearly exact
+		}
+	}
+	b.code = c
+	b.code = append(b.code, b.seg...)
+	b.seg = b.seg[:0]
+	if len(b.code) > b.room {
+		b.r.refuse("the module's code grows past %d MiB when metered (compilers' output grows by about a third): it is made of an unusual number of branches and calls", maxMeteredCode>>20)
+	}
+	b.count, b.check = 0, noCheck
+}
+
+// structural handles block structure that is a branch target or a fork
+// (loop, else, end): the segment before it ends, the instruction itself
+// goes out uncharged, and a new segment starts after it.
+func (b *bodyRewriter) structural(start int) {
+	end := b.r.pos
+	b.r.pos = start
+	b.endSegment()
+	b.r.pos = end
+	b.code = append(b.code, b.r.b[start:end]...)
+	b.raw = end
+}
+
+func (b *bodyRewriter) blockType() {
+	r := &b.r
+	c := r.byte()
+	switch {
+	case c == blockTypeEmpty:
+	case c >= 0x40 && c < 0x80: // a one-byte negative s33: a value type
+		b.m.checkValueType(r, c)
+	default: // a type index, for multi-value blocks
+		r.pos--
+		if t := r.signed(33); t < 0 || t >= int64(len(b.m.types)) {
+			r.fail("block type %d does not exist", t)
+		}
+	}
+}
+
+func (b *bodyRewriter) memarg() {
+	r := &b.r
+	if align := r.u32(); align&0x40 != 0 {
+		r.refuse("%s", unsupported("multiple memories", "a memory index in a load or store").Msg)
+	}
+	r.u32()
+}
+
+func (b *bodyRewriter) memoryIndex() {
+	if b.r.u32() != 0 {
+		b.r.refuse("%s", unsupported("multiple memories", "an instruction on memory other than 0").Msg)
+	}
+}
+
+// misc handles the 0xfc prefix: saturating conversions, bulk memory, tables.
+func (b *bodyRewriter) misc(start int) {
+	r := &b.r
+	switch sub := r.u32(); {
+	case sub <= 7: // trunc_sat
+	case sub == 8: // memory.init
+		r.u32()
+		b.memoryIndex()
+		b.chargeBulk(start)
+	case sub == 10: // memory.copy
+		b.memoryIndex()
+		b.memoryIndex()
+		b.chargeBulk(start)
+	case sub == 11: // memory.fill
+		b.memoryIndex()
+		b.chargeBulk(start)
+	case sub == 9, sub == 13, sub >= 15 && sub <= 17: // data.drop, elem.drop, table.grow/size/fill
+		r.u32()
+	case sub == 12, sub == 14: // table.init, table.copy
+		r.u32()
+		r.u32()
+	default:
+		r.fail("unknown opcode 0xfc %d", sub)
+	}
+}
+
+// chargeBulk charges the length operand of the bulk memory instruction at
+// start (the top of the stack, an i32) divided by 64, at run time:
+// local.tee tmp; fuel -= i64(tmp) >> 6.
+func (b *bodyRewriter) chargeBulk(start int) {
+	if b.r.err != nil {
+		return
+	}
+	b.flush(start)
+	s := append(b.seg, opcodeLocalTee)
+	s = appendU32(s, b.tmp)
+	s = append(s, opcodeLocalGet)
+	s = appendU32(s, b.fuel)
+	s = append(s, opcodeLocalGet)
+	s = appendU32(s, b.tmp)
+	s = append(s, opcodeI64ExtendU, opcodeI64Const, log2BulkBytesUnit, opcodeI64ShrU, opcodeI64Sub, opcodeLocalSet)
+	b.seg = appendU32(s, b.fuel)
+}
+
+// simd decodes the immediates of the 0xfd prefix; every SIMD instruction
+// costs one unit.
+func (b *bodyRewriter) simd() {
+	r := &b.r
+	switch sub := r.u32(); {
+	case sub <= 11, sub == 92, sub == 93: // loads and stores
+		b.memarg()
+	case sub == 12, sub == 13: // v128.const, i8x16.shuffle
+		r.bytes(16)
+	case sub >= 21 && sub <= 34: // extract and replace lane
+		r.bytes(1)
+	case sub >= 84 && sub <= 91: // load and store lane
+		b.memarg()
+		r.bytes(1)
+	case sub > 0x113:
+		r.fail("unknown opcode 0xfd %d", sub)
+	}
+}

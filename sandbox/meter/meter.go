@@ -1,0 +1,107 @@
+// Package meter checks a bot's WebAssembly module and rewrites it to count its
+// own fuel, following cost model 1 of the bot protocol (docs/fuel.md).
+//
+// The rewritten module exports a mutable i64 global, GlobalExport, starting
+// at 0, that counts down: every straight-line run of code subtracts its
+// instruction count when it starts. At every function entry and loop header
+// the module checks the counter and, when it is below zero, calls the
+// imported host function ImportModule.ImportName with it; the host answers
+// with the new counter (the next slice of the tank) or stops the instance by
+// panicking. So the first function entry calls refill at once, and the fuel
+// spent is always "fuel handed out minus the counter".
+//
+// What the host can rely on:
+//   - During any host call (refill, arena.fuel_left, every WASI function) the
+//     global is exact: everything before the call, the call included, is
+//     charged, nothing after it. refill's argument equals the global.
+//   - A host function may write the global; the module reads it back after
+//     every call.
+//   - The counter can be below zero during a host call other than refill:
+//     code charged since the last check. A host that must stop a bot at an
+//     exact boundary (the answer's newline) checks the counter there too.
+//   - Between host calls the module keeps the counter in a local of the
+//     running function and stores it to the global at every loop header, so
+//     after a trap the global lags by at most the code run since the last
+//     loop header or call (no loop: a bounded amount), and a write to the
+//     global from another goroutine is lost: stop a running bot through
+//     refill (a flag it checks) instead.
+//
+// Everything here is a pure function of the input bytes, so the same module
+// is metered the same way on every machine.
+package meter
+
+import (
+	"fmt"
+	"strings"
+)
+
+// CostModel is the version of the cost model; bump it on any change to what is
+// charged, since fuel figures of different versions do not compare.
+const CostModel = 1
+
+const (
+	ImportModule  = "arena_meter" // the module name of the host function the pass imports
+	ImportName    = "refill"      // type (param i64) (result i64)
+	GlobalExport  = "arena_fuel"  // the exported mutable i64 global: the fuel counter
+	MaxModuleSize = 32 << 20
+)
+
+// The imports a bot module may have, per the bot protocol.
+const (
+	wasiModule  = "wasi_snapshot_preview1"
+	arenaModule = "arena"
+	fuelLeft    = "fuel_left"
+)
+
+// BulkBytesPerUnit is how many bytes memory.copy, memory.fill and memory.init
+// move for one extra unit of fuel (rounded down).
+const BulkBytesPerUnit = 64
+
+// Error is every refusal of Instrument. Its message says in plain words what is
+// wrong with the module and, where there is one, what to change.
+type Error struct {
+	Msg string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+func refusal(format string, args ...any) *Error {
+	return &Error{Msg: fmt.Sprintf(format, args...)}
+}
+
+// unsupported refuses a module for using a WebAssembly proposal the sandbox
+// does not run.
+func unsupported(feature, how string) *Error {
+	return refusal("the module uses %s (%s), which the bot sandbox does not support: build the bot without it", feature, how)
+}
+
+// Instrument checks a user's module and returns an equivalent module that
+// meters itself. The input is not modified.
+func Instrument(wasm []byte) ([]byte, error) {
+	if len(wasm) > MaxModuleSize {
+		return nil, refusal("the module is %.1f MiB, more than the limit of %d MiB", float64(len(wasm))/(1<<20), MaxModuleSize>>20)
+	}
+	if err := checkHeader(wasm); err != nil {
+		return nil, err
+	}
+	return instrument(wasm)
+}
+
+var wasmMagic = []byte{0x00, 'a', 's', 'm'}
+
+func checkHeader(b []byte) error {
+	if len(b) < 8 || string(b[:4]) != string(wasmMagic) {
+		if strings.HasPrefix(string(b[:min(len(b), 4)]), "\x7fELF") {
+			return refusal("not a WebAssembly module: this is a native (ELF) program; build for wasm, e.g. GOOS=wasip1 GOARCH=wasm go build")
+		}
+		return refusal(`not a WebAssembly module: the file does not start with the wasm magic bytes "\0asm"`)
+	}
+	switch v := uint32(b[4]) | uint32(b[5])<<8 | uint32(b[6])<<16 | uint32(b[7])<<24; v {
+	case 1:
+		return nil
+	case 0x1000d:
+		return refusal("the file is a WebAssembly component, not a core module: upload a WASI preview 1 command module (wasm32-wasip1)")
+	default:
+		return refusal("unsupported WebAssembly binary version %d: only version 1 modules are accepted", v)
+	}
+}

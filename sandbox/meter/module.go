@@ -1,0 +1,576 @@
+package meter
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Section ids of the binary format.
+const (
+	secCustom    = 0
+	secType      = 1
+	secImport    = 2
+	secFunction  = 3
+	secTable     = 4
+	secMemory    = 5
+	secGlobal    = 6
+	secExport    = 7
+	secStart     = 8
+	secElement   = 9
+	secCode      = 10
+	secData      = 11
+	secDataCount = 12
+	secTag       = 13
+)
+
+// sectionOrder is the position each known section must take in a module
+// (custom sections may sit anywhere). Zero marks an unknown id.
+var sectionOrder = [...]int{
+	secType: 1, secImport: 2, secFunction: 3, secTable: 4, secMemory: 5, secTag: 6,
+	secGlobal: 7, secExport: 8, secStart: 9, secElement: 10, secDataCount: 11,
+	secCode: 12, secData: 13,
+}
+
+// External kinds of imports and exports.
+const (
+	kindFunc   = 0
+	kindTable  = 1
+	kindMemory = 2
+	kindGlobal = 3
+	kindTag    = 4
+)
+
+// Value types.
+const (
+	typeI32       = 0x7f
+	typeI64       = 0x7e
+	typeF32       = 0x7d
+	typeF64       = 0x7c
+	typeV128      = 0x7b
+	typeFuncref   = 0x70
+	typeExternref = 0x6f
+)
+
+// funcType is a function signature, as the raw value-type bytes of the module.
+type funcType struct {
+	params, results []byte
+}
+
+// rewriter carries what one pass over the module has learned so far and
+// builds the instrumented module as it goes. Every section is read before the
+// sections that depend on it (the binary format fixes the order), so one pass
+// suffices.
+type rewriter struct {
+	out []byte
+
+	types       []funcType
+	funcs       []uint32 // type index of every function, imports first
+	funcImports uint32   // the new import takes this index; later functions shift up by one
+	globals     uint32   // globals of the input; the fuel counter takes this index
+	memories    int
+
+	exportsStart, exportsMemory                  bool
+	doneType, doneImport, doneGlobal, doneExport bool
+	lastOrder                                    int
+
+	refillType uint32 // type index of (i64) -> (i64), appended to the type section
+	body       bodyRewriter
+}
+
+// instrument reads the whole module and returns the instrumented one.
+func instrument(wasm []byte) ([]byte, error) {
+	m := &rewriter{out: make([]byte, 0, len(wasm)+len(wasm)/4+64)}
+	m.out = append(m.out, wasm[:8]...)
+	r := &reader{b: wasm, pos: 8}
+	for !r.done() && r.err == nil {
+		id := r.byte()
+		size := r.u32()
+		start := r.pos
+		content := r.bytes(int(size))
+		if r.err != nil {
+			break
+		}
+		sr := &reader{b: content, base: start}
+		m.section(id, sr)
+		if sr.err != nil {
+			return nil, sr.err
+		}
+		if sr.pos != len(sr.b) {
+			sr.fail("section %d has %d bytes left over after its contents", id, len(sr.b)-sr.pos)
+			return nil, sr.err
+		}
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	// Sections the pass needs but the input lacks.
+	m.ensure(len(sectionOrder))
+	if !m.exportsStart {
+		return nil, refusal(`the module does not export a function named "_start": a bot must be a WASI command (Go: GOOS=wasip1 GOARCH=wasm go build; C: clang --target=wasm32-wasi; Rust: a bin crate for wasm32-wasi)`)
+	}
+	if !m.exportsMemory {
+		return nil, refusal(`the module does not export its linear memory as "memory", which WASI needs; do not build with an imported memory`)
+	}
+	return m.out, nil
+}
+
+// ensure writes the sections the instrumented module needs and the input has
+// not had yet, for every one that must come before a section of the given order.
+func (m *rewriter) ensure(order int) {
+	empty := func() *reader { return &reader{b: []byte{0}} } // a section with no entries
+	if !m.doneType && order > sectionOrder[secType] {
+		m.typeSection(empty())
+	}
+	if !m.doneImport && order > sectionOrder[secImport] {
+		m.importSection(empty())
+	}
+	if !m.doneGlobal && order > sectionOrder[secGlobal] {
+		m.globalSection(empty())
+	}
+	if !m.doneExport && order > sectionOrder[secExport] {
+		m.exportSection(empty())
+	}
+}
+
+// section handles one section of the input.
+func (m *rewriter) section(id byte, r *reader) {
+	if id == secCustom {
+		m.customSection(r)
+		return
+	}
+	if int(id) >= len(sectionOrder) || sectionOrder[id] == 0 {
+		r.fail("unknown section id %d", id)
+		return
+	}
+	order := sectionOrder[id]
+	if order <= m.lastOrder {
+		r.fail("section %d is out of order or repeated", id)
+		return
+	}
+	m.lastOrder = order
+	m.ensure(order)
+	switch id {
+	case secType:
+		m.typeSection(r)
+	case secImport:
+		m.importSection(r)
+	case secFunction:
+		m.functionSection(r)
+	case secTable:
+		m.tableSection(r)
+	case secMemory:
+		m.memorySection(r)
+	case secTag:
+		r.refuse("%s", unsupported("exception handling", "a tag section").Msg)
+	case secGlobal:
+		m.globalSection(r)
+	case secExport:
+		m.exportSection(r)
+	case secStart:
+		idx := m.funcIndex(r)
+		m.emit(secStart, appendU32(nil, idx))
+	case secElement:
+		m.elementSection(r)
+	case secDataCount:
+		r.u32()
+		m.emit(id, r.b)
+	case secCode:
+		m.codeSection(r)
+	case secData:
+		r.pos = len(r.b) // copied as is: nothing in it refers to functions
+		m.emit(id, r.b)
+	}
+}
+
+// emit appends one section to the output.
+func (m *rewriter) emit(id byte, content []byte) {
+	m.out = append(m.out, id)
+	m.out = appendU32(m.out, uint32(len(content)))
+	m.out = append(m.out, content...)
+}
+
+func (m *rewriter) customSection(r *reader) {
+	name := r.name()
+	if r.err != nil {
+		return
+	}
+	switch {
+	case name == "name":
+		// Where it belongs, after the code, the function indices are known;
+		// a name section anywhere else is dropped.
+		if names, ok := shiftNames(r.b[r.pos:], m.funcImports); ok && m.lastOrder >= sectionOrder[secCode] {
+			m.emit(secCustom, append(appendName(nil, "name"), names...))
+		}
+	case strings.HasPrefix(name, ".debug_") || name == "sourceMappingURL" || name == "external_debug_info":
+		// Debug info points at code offsets the pass moves: drop it rather
+		// than have stack traces point at the wrong lines.
+	default:
+		m.emit(secCustom, r.b)
+	}
+	r.pos = len(r.b)
+}
+
+func (m *rewriter) typeSection(r *reader) {
+	m.doneType = true
+	n := r.count()
+	for i := 0; i < n && r.err == nil; i++ {
+		switch form := r.byte(); form {
+		case 0x60:
+		case 0x4e, 0x4f, 0x50, 0x5e, 0x5f:
+			r.refuse("%s", unsupported("garbage collection (GC)", "struct, array or recursive types").Msg)
+			return
+		default:
+			r.fail("unknown type form 0x%02x", form)
+			return
+		}
+		var t funcType
+		t.params = m.valueTypes(r)
+		t.results = m.valueTypes(r)
+		m.types = append(m.types, t)
+	}
+	m.refillType = uint32(len(m.types))
+	c := appendU32(nil, uint32(len(m.types)+1))
+	c = append(c, r.b[lebLen(r.b):r.pos]...)
+	c = append(c, 0x60, 1, typeI64, 1, typeI64)
+	m.emit(secType, c)
+}
+
+// lebLen is the length of the LEB128 number at the start of b.
+func lebLen(b []byte) int {
+	for i, c := range b {
+		if c < 0x80 {
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// valueTypes reads a vector of value types and returns its raw bytes.
+func (m *rewriter) valueTypes(r *reader) []byte {
+	n := r.count()
+	ts := r.bytes(n)
+	for _, t := range ts {
+		m.checkValueType(r, t)
+	}
+	return ts
+}
+
+func (m *rewriter) checkValueType(r *reader, t byte) {
+	switch t {
+	case typeI32, typeI64, typeF32, typeF64, typeV128, typeFuncref, typeExternref:
+	case 0x63, 0x64, 0x6e, 0x6d, 0x6c, 0x6b, 0x6a, 0x72, 0x71, 0x73, 0x74:
+		r.refuse("%s", unsupported("typed function references or garbage collection", "reference types other than funcref and externref").Msg)
+	case 0x69:
+		r.refuse("%s", unsupported("exception handling", "the exnref type").Msg)
+	default:
+		r.fail("unknown value type 0x%02x", t)
+	}
+}
+
+func (m *rewriter) importSection(r *reader) {
+	m.doneImport = true
+	n := r.count()
+	for i := 0; i < n && r.err == nil; i++ {
+		mod, name := r.name(), r.name()
+		kind := r.byte()
+		if r.err != nil {
+			return
+		}
+		what := quoteImport(mod, name)
+		switch mod {
+		case wasiModule, arenaModule:
+		case ImportModule:
+			r.refuse(`import %s is not allowed: the module name %q is reserved for the fuel meter`, what, ImportModule)
+			return
+		default:
+			r.refuse(`import %s is not allowed: a bot may import only from %q and %q`, what, wasiModule, arenaModule)
+			return
+		}
+		switch kind {
+		case kindFunc:
+			t := r.u32()
+			if int(t) >= len(m.types) {
+				r.fail("import %s uses type %d, which does not exist", what, t)
+				return
+			}
+			if mod == arenaModule {
+				if name != fuelLeft {
+					r.refuse(`import %s is not allowed: the only function "arena" offers is %q, of type () -> i64`, what, fuelLeft)
+					return
+				}
+				if ft := m.types[t]; len(ft.params) != 0 || string(ft.results) != string([]byte{typeI64}) {
+					r.refuse(`import %s has type %s, but it must be () -> i64`, what, ft)
+					return
+				}
+			}
+			m.funcs = append(m.funcs, t)
+			m.funcImports++
+		case kindTag:
+			r.refuse("%s", unsupported("exception handling", "an imported tag").Msg)
+			return
+		case kindTable, kindMemory, kindGlobal:
+			r.refuse(`import %s is not allowed: a bot may import only functions, and only from %q and %q`, what, wasiModule, arenaModule)
+			return
+		default:
+			r.fail("unknown import kind %d", kind)
+			return
+		}
+	}
+	c := appendU32(nil, uint32(n+1))
+	c = append(c, r.b[lebLen(r.b):r.pos]...)
+	c = appendName(c, ImportModule)
+	c = appendName(c, ImportName)
+	c = append(c, kindFunc)
+	c = appendU32(c, m.refillType)
+	m.emit(secImport, c)
+}
+
+func quoteImport(mod, name string) string {
+	if !utf8.ValidString(mod) || !utf8.ValidString(name) {
+		return "with a name that is not valid UTF-8"
+	}
+	return `"` + mod + `"."` + name + `"`
+}
+
+func (t funcType) String() string {
+	return "(" + typeNames(t.params) + ") -> " + typeNames(t.results)
+}
+
+var typeName = map[byte]string{
+	typeI32: "i32", typeI64: "i64", typeF32: "f32", typeF64: "f64",
+	typeV128: "v128", typeFuncref: "funcref", typeExternref: "externref",
+}
+
+func typeNames(ts []byte) string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = typeName[t]
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return "(" + strings.Join(names, ", ") + ")"
+}
+
+func (m *rewriter) functionSection(r *reader) {
+	n := r.count()
+	for i := 0; i < n && r.err == nil; i++ {
+		t := r.u32()
+		if int(t) >= len(m.types) {
+			r.fail("function %d uses type %d, which does not exist", len(m.funcs), t)
+			return
+		}
+		m.funcs = append(m.funcs, t)
+	}
+	m.emit(secFunction, r.b)
+}
+
+func (m *rewriter) tableSection(r *reader) {
+	n := r.count()
+	for i := 0; i < n && r.err == nil; i++ {
+		t := r.byte()
+		if t == 0x40 {
+			r.refuse("%s", unsupported("typed function references", "a table with an initializer").Msg)
+			return
+		}
+		m.checkValueType(r, t)
+		m.limits(r, "table")
+	}
+	m.emit(secTable, r.b)
+}
+
+func (m *rewriter) memorySection(r *reader) {
+	n := r.count()
+	for i := 0; i < n && r.err == nil; i++ {
+		m.memories++
+		if m.memories > 1 {
+			r.refuse("%s", unsupported("multiple memories", "more than one linear memory").Msg)
+			return
+		}
+		m.limits(r, "memory")
+	}
+	m.emit(secMemory, r.b)
+}
+
+// limits reads the limits of a table or memory, refusing shared memories and
+// 64-bit addressing.
+func (m *rewriter) limits(r *reader, what string) {
+	flags := r.byte()
+	switch {
+	case flags&0x02 != 0:
+		r.refuse("%s", unsupported("threads", "a shared "+what).Msg)
+		return
+	case flags&0x04 != 0:
+		r.refuse("%s", unsupported("memory64", "a 64-bit "+what).Msg)
+		return
+	case flags > 1:
+		r.fail("unknown %s limits flags 0x%02x", what, flags)
+		return
+	}
+	r.u32()
+	if flags == 1 {
+		r.u32()
+	}
+}
+
+func (m *rewriter) globalSection(r *reader) {
+	m.doneGlobal = true
+	n := r.count()
+	var c []byte
+	c = appendU32(c, uint32(n+1))
+	for i := 0; i < n && r.err == nil; i++ {
+		t := r.byte()
+		m.checkValueType(r, t)
+		mut := r.byte()
+		if mut > 1 {
+			r.fail("global mutability flag %d", mut)
+			return
+		}
+		c = append(c, t, mut)
+		c = m.constExpr(r, c)
+		m.globals++
+	}
+	// The fuel counter: (global (mut i64) (i64.const 0)).
+	c = append(c, typeI64, 1, 0x42, 0, 0x0b)
+	m.emit(secGlobal, c)
+}
+
+func (m *rewriter) exportSection(r *reader) {
+	m.doneExport = true
+	n := r.count()
+	var c []byte
+	c = appendU32(c, uint32(n+1))
+	for i := 0; i < n && r.err == nil; i++ {
+		name := r.name()
+		kind := r.byte()
+		if r.err != nil {
+			return
+		}
+		if name == GlobalExport {
+			r.refuse("export %q is not allowed: the name is reserved for the fuel meter; rename or drop the export", name)
+			return
+		}
+		c = appendName(c, name)
+		c = append(c, kind)
+		switch kind {
+		case kindFunc:
+			start := r.pos
+			c = appendU32(c, m.funcIndex(r))
+			if name == "_start" && r.err == nil {
+				r.pos = start
+				if t := m.types[m.funcs[r.u32()]]; len(t.params)+len(t.results) != 0 {
+					r.refuse(`the exported function "_start" has type %s, but it must be () -> (): a bot is a WASI command`, t)
+				}
+				m.exportsStart = true
+			}
+		case kindGlobal:
+			if g := r.u32(); g >= m.globals {
+				r.fail("export %q names global %d, which does not exist", name, g)
+			} else {
+				c = appendU32(c, g)
+			}
+		case kindMemory:
+			c = appendU32(c, r.u32())
+			if name == "memory" {
+				m.exportsMemory = true
+			}
+		case kindTable:
+			c = appendU32(c, r.u32())
+		case kindTag:
+			r.refuse("%s", unsupported("exception handling", "an exported tag").Msg)
+		default:
+			r.fail("unknown export kind %d", kind)
+		}
+	}
+	c = appendName(c, GlobalExport)
+	c = append(c, kindGlobal)
+	c = appendU32(c, m.globals)
+	m.emit(secExport, c)
+}
+
+// funcIndex reads a function index and returns it shifted past the new import.
+func (m *rewriter) funcIndex(r *reader) uint32 {
+	idx := r.u32()
+	if int(idx) >= len(m.funcs) {
+		r.fail("function index %d does not exist", idx)
+		return 0
+	}
+	return shiftIndex(idx, m.funcImports)
+}
+
+func (m *rewriter) elementSection(r *reader) {
+	n := r.count()
+	var c []byte
+	c = appendU32(c, uint32(n))
+	for i := 0; i < n && r.err == nil; i++ {
+		flags := r.u32()
+		c = appendU32(c, flags)
+		if flags > 7 {
+			r.fail("unknown element segment flags %d", flags)
+			return
+		}
+		active, explicitTable, exprs := flags&1 == 0, flags&2 != 0, flags&4 != 0
+		if active && explicitTable {
+			c = appendU32(c, r.u32())
+		}
+		if active {
+			c = m.constExpr(r, c)
+		}
+		if !active || explicitTable {
+			kind := r.byte() // elemkind 0x00 (funcref) or a reference type
+			c = append(c, kind)
+		}
+		k := r.count()
+		c = appendU32(c, uint32(k))
+		for j := 0; j < k && r.err == nil; j++ {
+			if exprs {
+				c = m.constExpr(r, c)
+			} else {
+				c = appendU32(c, m.funcIndex(r))
+			}
+		}
+	}
+	m.emit(secElement, c)
+}
+
+// constExpr copies a constant expression, shifting function indices.
+func (m *rewriter) constExpr(r *reader, c []byte) []byte {
+	for r.err == nil {
+		start := r.pos
+		op := r.byte()
+		switch op {
+		case 0x0b: // end
+			return append(c, op)
+		case 0x41: // i32.const
+			r.signed(32)
+		case 0x42: // i64.const
+			r.signed(64)
+		case 0x43: // f32.const
+			r.bytes(4)
+		case 0x44: // f64.const
+			r.bytes(8)
+		case 0x23: // global.get
+			if g := r.u32(); g >= m.globals {
+				r.fail("constant expression reads global %d, which does not exist", g)
+			}
+		case 0xd0: // ref.null
+			m.checkValueType(r, r.byte())
+		case 0xd2: // ref.func
+			c = append(c, op)
+			c = appendU32(c, m.funcIndex(r))
+			continue
+		case 0x6a, 0x6b, 0x6c, 0x7c, 0x7d, 0x7e: // extended constants: add, sub, mul
+		case 0xfd: // v128.const
+			if r.u32() != 12 {
+				r.fail("instruction not allowed in a constant expression")
+			}
+			r.bytes(16)
+		default:
+			r.fail("instruction 0x%02x not allowed in a constant expression", op)
+		}
+		if r.err == nil {
+			c = append(c, r.b[start:r.pos]...)
+		}
+	}
+	return c
+}

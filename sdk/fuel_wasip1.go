@@ -1,0 +1,8 @@
+//go:build wasip1
+
+package sdk
+
+// fuelLeft is the platform's import arena.fuel_left (bot-protocol.md).
+//
+//go:wasmimport arena fuel_left
+func fuelLeft() int64
