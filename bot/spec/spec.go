@@ -10,6 +10,8 @@ import (
 
 	"github.com/arenabots/arena/bot"
 	"github.com/arenabots/arena/bot/execbot"
+	"github.com/arenabots/arena/bot/potmbot"
+	"github.com/arenabots/arena/bot/wasmbot"
 )
 
 // Kinds lists the bot kinds the command line accepts.
@@ -36,6 +38,10 @@ func Open(ctx context.Context, spec string, m bot.Match) (bot.Bot, error) {
 		b, err = bot.OpenBuiltin(arg, m)
 	case "exec":
 		b, err = execbot.Open(arg, m)
+	case "wasm":
+		b, err = wasmbot.Open(arg, m)
+	case "potm":
+		b, err = potmbot.Open(arg, m)
 	default:
 		err = fmt.Errorf("unknown kind %q: want one of %v", kind, Kinds)
 	}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package wasmbot_test
+
+const raceEnabled = false

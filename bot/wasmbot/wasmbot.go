@@ -1,0 +1,123 @@
+// Package wasmbot plays a seat with a user's WebAssembly module (`wasm:PATH`),
+// run in the metered sandbox of package sandbox under the restart-and-retire
+// rule of bot.Supervised.
+//
+// Fuel follows the game's game.FuelPolicy. The usual policy is per turn: each
+// instance starts with an empty tank, every observation adds PerTurn, and the
+// tank is cut to Cap. A game with a chess clock (PerGame, Lines and Boxes)
+// gets one tank of PerGame for the whole match instead: it is never refilled
+// and survives restarts, so a bot that runs it dry plays only defaults after
+// that, and every observation says {"left":L,"per_turn":0,"cap":PerGame}.
+package wasmbot
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/internal/rng"
+	"github.com/arenabots/arena/sandbox"
+)
+
+// Bot is a wasm bot for one seat of one match.
+type Bot struct {
+	*bot.Supervised
+	id bot.Identity
+}
+
+// Identity names the module by its sha256, so a replay can find it again.
+func (b *Bot) Identity() bot.Identity { return b.id }
+
+// Open reads, checks and compiles the module at path (the process's shared
+// sandbox.Default runtime caches the result) and returns the bot for seat
+// m.Seat. A module the sandbox refuses fails here, with the reason.
+func Open(path string, m bot.Match) (bot.Bot, error) {
+	rt, err := sandbox.Default()
+	if err != nil {
+		return nil, err
+	}
+	return OpenIn(context.Background(), rt, path, m)
+}
+
+// OpenIn is Open with a given runtime.
+func OpenIn(ctx context.Context, rt *sandbox.Runtime, path string, m bot.Match) (*Bot, error) {
+	wasm, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	mod, err := rt.Compile(ctx, wasm)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	log := &bot.Log{}
+	return &Bot{
+		Supervised: bot.NewSupervised(starter(rt, mod, m, log), log),
+		id:         bot.Identity{Spec: "wasm:" + path, SHA256: mod.SHA256},
+	}, nil
+}
+
+// randomLabel separates the bots' random_get streams from the match's other
+// uses of its seed.
+const randomLabel = 0x7761736d // "wasm"
+
+// fuelPolicy returns the fuel policy a game gives wasm bots: its own, or the
+// protocol's default when it names none.
+func fuelPolicy(g game.Game) game.FuelPolicy {
+	if g == nil {
+		return game.DefaultFuel
+	}
+	p := g.Info().Fuel
+	if p == (game.FuelPolicy{}) {
+		return game.DefaultFuel
+	}
+	return p
+}
+
+func starter(rt *sandbox.Runtime, mod *sandbox.Module, m bot.Match, log *bot.Log) bot.Starter {
+	policy := fuelPolicy(m.Game)
+	var shared *sandbox.Tank
+	if policy.PerGame > 0 {
+		shared = &sandbox.Tank{Left: policy.PerGame, Cap: policy.PerGame}
+	}
+	instances := 0
+	return func(ctx context.Context) (bot.Process, error) {
+		tank := shared
+		if tank == nil {
+			tank = &sandbox.Tank{PerTurn: policy.PerTurn, Cap: policy.Cap}
+		}
+		seed := rng.Mix(m.Seed, randomLabel, uint64(m.Seat), uint64(instances))
+		instances++
+		in, err := rt.Start(ctx, mod, sandbox.Config{Seed: seed, Tank: tank, Stderr: log})
+		if err != nil {
+			return nil, err
+		}
+		return process{in}, nil
+	}
+}
+
+// process adapts a sandbox instance to bot.Process, adding the fuel field.
+type process struct{ in *sandbox.Instance }
+
+func (p process) Ask(ctx context.Context, req bot.Request) bot.Reply {
+	tank := p.in.Tank()
+	perTurn, limit := tank.PerTurn, tank.Cap
+	return p.in.Ask(ctx, func(left int64) []byte {
+		return game.AddField(req.Observation, "fuel", fuelField(left, perTurn, limit))
+	})
+}
+
+func (p process) Stop() { p.in.Stop() }
+
+// fuelField is the value of the "fuel" field added to every observation.
+func fuelField(left, perTurn, limit int64) []byte {
+	b := []byte(`{"left":`)
+	b = strconv.AppendInt(b, left, 10)
+	b = append(b, `,"per_turn":`...)
+	b = strconv.AppendInt(b, perTurn, 10)
+	b = append(b, `,"cap":`...)
+	b = strconv.AppendInt(b, limit, 10)
+	return append(b, '}')
+}

@@ -1,0 +1,221 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/sandbox/wasmtest"
+)
+
+// The benchmark bots, by language: a plain negamax (CPU-heavy) and one that
+// answers {} to every line (trivial).
+func benchBot(b *testing.B, lang, name string) string {
+	if lang == "c" {
+		return wasmtest.CBuild(b, filepath.Join("testdata", "c", name+".c"))
+	}
+	return wasmtest.GoBuild(b, filepath.Join("testdata", name), "")
+}
+
+var langs = []string{"go", "c"}
+
+// benchLimits never stop a benchmark bot.
+var benchLimits = Limits{Wall: time.Minute}
+
+func startBench(b *testing.B, path string) *Instance {
+	b.Helper()
+	in, err := testRT.Start(context.Background(), compileFile(b, path), Config{Tank: bigTank(), Limits: benchLimits})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return in
+}
+
+func askOK(b *testing.B, in *Instance, obs string) int64 {
+	r := in.Ask(context.Background(), func(int64) []byte { return []byte(obs) })
+	if r.Status != game.OK {
+		b.Fatalf("%+v", r)
+	}
+	return r.Fuel
+}
+
+// BenchmarkSearch compares one full tic-tac-toe negamax metered in the
+// sandbox with the same module unmetered in plain wazero. Each iteration runs
+// both, one after the other, and the ratio metered/unmetered is taken on the
+// process's CPU time, which the load of a shared machine disturbs far less
+// than wall-clock time (both are reported).
+func BenchmarkSearch(b *testing.B) {
+	for _, lang := range langs {
+		b.Run(lang, func(b *testing.B) {
+			path := benchBot(b, lang, "search")
+			in := startBench(b, path)
+			defer in.Stop()
+			p := startPlain(b, path)
+			defer p.stop()
+			fuel := askOK(b, in, "{}")
+			p.ask(b, "{}")
+			var metered, unmetered, meteredCPU, unmeteredCPU time.Duration
+			b.ResetTimer()
+			for b.Loop() {
+				t0, c0 := time.Now(), cpuTime(b)
+				askOK(b, in, "{}")
+				t1, c1 := time.Now(), cpuTime(b)
+				p.ask(b, "{}")
+				metered += t1.Sub(t0)
+				unmetered += time.Since(t1)
+				meteredCPU += c1 - c0
+				unmeteredCPU += cpuTime(b) - c1
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(metered.Nanoseconds())/n, "metered-ns/op")
+			b.ReportMetric(float64(unmetered.Nanoseconds())/n, "unmetered-ns/op")
+			b.ReportMetric(float64(meteredCPU)/float64(unmeteredCPU), "cpu-ratio")
+			b.ReportMetric(float64(metered)/float64(unmetered), "wall-ratio")
+			b.ReportMetric(float64(fuel), "fuel/op")
+		})
+	}
+}
+
+// BenchmarkRoundTrip is one observation and answer for a trivial bot.
+func BenchmarkRoundTrip(b *testing.B) {
+	for _, lang := range langs {
+		b.Run(lang, func(b *testing.B) {
+			in := startBench(b, benchBot(b, lang, "trivial"))
+			defer in.Stop()
+			fuel := askOK(b, in, `{"turn":1}`)
+			b.ResetTimer()
+			for b.Loop() {
+				askOK(b, in, `{"turn":1}`)
+			}
+			b.ReportMetric(float64(fuel), "fuel/op")
+		})
+	}
+}
+
+// BenchmarkInstantiate starts an instance, runs it to its first answer and
+// stops it. It also reports the resident memory each live instance adds.
+func BenchmarkInstantiate(b *testing.B) {
+	for _, lang := range langs {
+		b.Run(lang, func(b *testing.B) {
+			mod := compileFile(b, benchBot(b, lang, "trivial"))
+			start := func() *Instance {
+				in, err := testRT.Start(context.Background(), mod, Config{Tank: protocolTank(), Limits: benchLimits})
+				if err != nil {
+					b.Fatal(err)
+				}
+				askOK(b, in, "{}")
+				return in
+			}
+			start().Stop()
+			b.ResetTimer()
+			for b.Loop() {
+				start().Stop()
+			}
+			b.StopTimer()
+			// Memory: 20 live instances at once.
+			const live = 20
+			runtime.GC()
+			before := rss(b)
+			var ins []*Instance
+			for i := 0; i < live; i++ {
+				ins = append(ins, start())
+			}
+			after := rss(b)
+			for _, in := range ins {
+				in.Stop()
+			}
+			b.ReportMetric(float64(after-before)/live/(1<<20), "MiB-RSS/instance")
+		})
+	}
+}
+
+// cpuTime is the CPU time the process has used.
+func cpuTime(b *testing.B) time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		b.Skip("no getrusage")
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+func rss(b *testing.B) int64 {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Skip("no /proc/self/status")
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	b.Skip("no VmRSS")
+	return 0
+}
+
+// plain runs the original, unmetered module in a bare wazero runtime with the
+// same settings: the baseline the meter's cost is measured against.
+type plain struct {
+	rt    wazero.Runtime
+	stdin *io.PipeWriter
+	lines chan []byte
+	done  chan struct{}
+}
+
+func startPlain(b *testing.B, path string) *plain {
+	b.Helper()
+	wasm, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().WithDebugInfoEnabled(false))
+	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
+	cm, err := rt.CompileModule(ctx, wasm)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, w := io.Pipe()
+	p := &plain{rt: rt, stdin: w, lines: make(chan []byte, 1), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		rt.InstantiateModule(ctx, cm, wazero.NewModuleConfig().WithStdin(r).WithStdout(lineWriter{p.lines}))
+	}()
+	return p
+}
+
+func (p *plain) ask(b *testing.B, obs string) {
+	if _, err := io.WriteString(p.stdin, obs+"\n"); err != nil {
+		b.Fatal(err)
+	}
+	<-p.lines
+}
+
+func (p *plain) stop() {
+	p.stdin.Close()
+	<-p.done
+	p.rt.Close(context.Background())
+}
+
+// lineWriter sends each write that ends a line (the benchmark bots write
+// whole lines).
+type lineWriter struct{ lines chan []byte }
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	if bytes.HasSuffix(p, []byte("\n")) {
+		w.lines <- nil
+	}
+	return len(p), nil
+}

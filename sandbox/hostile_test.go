@@ -1,0 +1,154 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/sandbox/wasmtest"
+)
+
+// The hostile corpus: each case is a real module doing one bad thing, played
+// under the restart-and-retire rule; the statuses of the turns are pinned.
+func TestHostile(t *testing.T) {
+	echo := `{"cmd":"echo"}`
+	cases := []struct {
+		name   string
+		module func(t *testing.T) *Module
+		tank   func() *Tank
+		obs    []string
+		want   string
+		detail string // in the first failure's Detail
+	}{
+		{"endless loop", goProbe(""), protocolTank,
+			repeat(`{"cmd":"loop"}`, 6), "fuel fuel fuel fuel retired retired", "ran out of fuel"},
+		{"endless loop calling the host", goProbe(""), protocolTank,
+			[]string{`{"cmd":"loophost"}`, echo}, "fuel ok", "ran out of fuel"},
+		{"unbounded memory growth", goProbe(""), bigTank,
+			[]string{`{"cmd":"grow"}`, echo}, "crash ok", "exited with code 2"},
+		{"endless recursion in Go", goProbe(""), protocolTank,
+			[]string{`{"cmd":"recurse"}`, echo}, "fuel ok", "ran out of fuel"},
+		{"endless recursion", echoModule(wasmtest.Echo{FaultOnRead: 1, Fault: "recurse"}), bigTank,
+			[]string{echo, echo}, "crash crash", "stack overflow"},
+		{"output without newline", goProbe(""), protocolTank,
+			[]string{echo, `{"cmd":"nonewline"}`, echo}, "ok malformed ok", "not ended by a newline"},
+		{"a 100 MB line", goProbe(""), bigTank,
+			[]string{`{"cmd":"huge"}`, echo}, "malformed ok", "longer than 1048576 bytes"},
+		{"exit at start", goProbe("exitstart"), protocolTank,
+			repeat(echo, 5), "crash crash crash crash retired", "exited with code 3"},
+		{"exit mid-match", goProbe(""), protocolTank,
+			[]string{echo, `{"cmd":"exit"}`, echo}, "ok crash ok", "exited with code 4"},
+		{"Go panic", goProbe(""), protocolTank,
+			[]string{`{"cmd":"panic"}`, echo}, "crash ok", "exited with code 2"},
+		{"trap", echoModule(wasmtest.Echo{FaultOnRead: 2, Fault: "unreachable"}), protocolTank,
+			repeat(echo, 5), "ok crash ok crash ok", "trap: wasm error: unreachable"},
+		{"closing stdout", goProbe(""), protocolTank,
+			[]string{echo, `{"cmd":"closeout"}`, echo}, "ok crash ok", "closed stdout"},
+		{"spinning in start-up", goProbe("spinstart"), protocolTank,
+			repeat(echo, 5), "fuel fuel fuel fuel retired", "start-up allowance"},
+		{"huge data segment", echoModule(wasmtest.Echo{DataBytes: 30 << 20}), protocolTank,
+			repeat(echo, 3), "ok ok ok", ""},
+		{"compile bomb", echoModule(wasmtest.Echo{ExtraFuncs: 200_000}), protocolTank,
+			repeat(echo, 3), "ok ok ok", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mod := c.module(t)
+			start := time.Now()
+			rs := play(t, supervised(mod, c.tank, &bot.Log{}), c.obs...)
+			if got := statuses(rs); got != c.want {
+				t.Fatalf("statuses %q, want %q\n%+v", got, c.want, rs)
+			}
+			for _, r := range rs {
+				if r.Status != game.OK && r.Status != game.Retired {
+					if !strings.Contains(r.Detail, c.detail) {
+						t.Errorf("detail %q, want it to contain %q", r.Detail, c.detail)
+					}
+					break
+				}
+			}
+			t.Logf("%d turns in %v", len(rs), time.Since(start))
+		})
+	}
+}
+
+func goProbe(mode string) func(t *testing.T) *Module {
+	return func(t *testing.T) *Module { return probe(t, mode) }
+}
+
+func echoModule(e wasmtest.Echo) func(t *testing.T) *Module {
+	return func(t *testing.T) *Module { return compileBytes(t, e.Module()) }
+}
+
+// A bot that tries the filesystem gets errors, no environment and the
+// documented arguments.
+func TestNoFilesystem(t *testing.T) {
+	rs := play(t, supervised(probe(t, ""), protocolTank, &bot.Log{}), `{"cmd":"fs"}`)
+	if rs[0].Status != game.OK {
+		t.Fatalf("reply %+v", rs[0])
+	}
+	var a struct {
+		Open, Write, ReadDir string
+		Env                  int
+		Args                 []string
+	}
+	line := strings.NewReplacer(`"fs_open"`, `"open"`, `"fs_write"`, `"write"`, `"fs_readdir"`, `"readdir"`).Replace(string(rs[0].Line))
+	if err := json.Unmarshal([]byte(line), &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Open == "" || a.Write == "" || a.ReadDir == "" {
+		t.Errorf("a filesystem call succeeded: %s", rs[0].Line)
+	}
+	if a.Env != 0 || len(a.Args) != 1 || a.Args[0] != "bot" {
+		t.Errorf("env %d, args %q; want no environment and [bot]", a.Env, a.Args)
+	}
+}
+
+// The wall-clock backstop stops a bot with plenty of fuel.
+func TestWallClockBackstop(t *testing.T) {
+	mod := probe(t, "")
+	in, err := testRT.Start(context.Background(), mod, Config{Tank: bigTank(), Limits: Limits{Wall: 200 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	r := in.Ask(context.Background(), obsWithFuel(`{"cmd":"loop"}`))
+	if r.Status != game.Timeout {
+		t.Errorf("reply %+v, want timeout", r)
+	}
+	in.Stop()
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("timeout and stop took %v", d)
+	}
+}
+
+// Sleeping moves the virtual clock, not the real one.
+func TestVirtualSleep(t *testing.T) {
+	start := time.Now()
+	rs := play(t, supervised(probe(t, ""), protocolTank, &bot.Log{}),
+		`{"cmd":"echo"}`, `{"cmd":"sleep","n":3600000000000}`)
+	a, b := decode(t, rs[0]), decode(t, rs[1])
+	if b.Now-a.Now < 3600e9 {
+		t.Errorf("clock moved %d ns over a one-hour sleep", b.Now-a.Now)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("a virtual sleep took %v", d)
+	}
+}
+
+// stderr goes to the log, and only MaxLog of it is kept.
+func TestStderrLog(t *testing.T) {
+	log := &bot.Log{}
+	rs := play(t, supervised(probe(t, ""), bigTank, log), `{"cmd":"log","n":10000}`)
+	if rs[0].Status != game.OK {
+		t.Fatalf("reply %+v", rs[0])
+	}
+	got := log.Bytes()
+	if len(got) != bot.MaxLog || !strings.HasPrefix(string(got), "log line 0\n") || log.Dropped() == 0 {
+		t.Errorf("kept %d bytes (dropped %d), starting %q", len(got), log.Dropped(), got[:min(len(got), 20)])
+	}
+}

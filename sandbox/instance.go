@@ -1,0 +1,516 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/internal/rng"
+	"github.com/arenabots/arena/sandbox/meter"
+)
+
+// A Tank is a bot's fuel tank as the protocol defines it. Whoever starts
+// instances owns it: a fresh Tank per instance gives the per-turn rule (a new
+// instance starts empty), one Tank shared by every instance of a match gives a
+// chess clock that survives restarts (PerTurn 0, Left = Cap = the game's
+// allowance). The running instance updates Left; read it only while no
+// instance of the tank runs.
+type Tank struct {
+	Left    int64 // fuel in the tank
+	PerTurn int64 // added when an observation is delivered
+	Cap     int64 // the tank is cut to Cap after adding
+}
+
+// Limits are the per-instance limits of the protocol. Zero fields take the
+// values of DefaultLimits.
+type Limits struct {
+	// StartAllowance is the fuel from instantiation to the first stdin read,
+	// separate from the tank.
+	StartAllowance int64
+	// Slice is how much fuel the guest gets between host calls. Every slice
+	// boundary is a Go GC safe point and the place the kill flag is checked;
+	// boundaries fall at fixed instruction counts, so they change nothing a
+	// bot can observe.
+	Slice int64
+	// Wall is the wall-clock backstop per answer.
+	Wall time.Duration
+	// MaxLine is the longest answer line; a longer one is malformed.
+	MaxLine int
+}
+
+// DefaultLimits are the protocol's values.
+var DefaultLimits = Limits{
+	StartAllowance: 100_000_000,
+	Slice:          1_000_000,
+	Wall:           2000 * time.Millisecond,
+	MaxLine:        bot.MaxLine,
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.StartAllowance == 0 {
+		l.StartAllowance = DefaultLimits.StartAllowance
+	}
+	if l.Slice == 0 {
+		l.Slice = DefaultLimits.Slice
+	}
+	if l.Wall == 0 {
+		l.Wall = DefaultLimits.Wall
+	}
+	if l.MaxLine == 0 {
+		l.MaxLine = DefaultLimits.MaxLine
+	}
+	return l
+}
+
+// Config is what one instance is started with.
+type Config struct {
+	Seed   uint64    // seeds random_get
+	Tank   *Tank     // required
+	Stderr io.Writer // the bot's log; nil discards it
+	Limits Limits
+}
+
+// The virtual clocks: one unit of fuel is one nanosecond, counted from this
+// wall-clock epoch (2026-01-01T00:00:00Z), plus whatever the bot slept.
+const clockEpoch = 1_767_225_600
+
+// How long Stop waits for the guest to notice the kill flag. The guest checks
+// it at least every Slice instructions, so this only guards against a bug.
+const stopGrace = 5 * time.Second
+
+// The panics that abort a guest from a host function; wazero turns them
+// into an error returned from the guest's _start.
+var (
+	errOutOfFuel = errors.New("out of fuel")
+	errStopped   = errors.New("stopped by the host")
+)
+
+// An Instance is one running bot: a WASI command whose _start runs on its own
+// goroutine (the guest goroutine) and blocks in stdin reads between turns.
+//
+// The fuel books: the guest's counter (the exported global) holds the current
+// slice, budget holds the rest, so the live tank is budget + counter. All of
+// the fields below the line are touched by the guest goroutine only (host
+// functions and stdio run on it); the other side talks to it through the
+// channels and the kill flag.
+type Instance struct {
+	limits Limits
+	tank   *Tank
+
+	deliver chan func(left int64) []byte // the next observation, one at a time
+	answers chan bot.Reply               // the reply to the observation outstanding
+	done    chan struct{}                // closed when the guest has ended and is freed
+	death   bot.Reply                    // why it ended; written before done closes
+
+	killed   atomic.Bool
+	killCh   chan struct{}
+	killOnce sync.Once
+
+	// ---- guest goroutine only ----
+	fuel        api.MutableGlobal // the counter; nil until the module is instantiated
+	budget      int64             // fuel not yet handed to the guest
+	given       int64             // all fuel ever put in the counter; spent = given - counter
+	slept       int64             // virtual nanoseconds slept
+	started     bool              // past the first stdin read: fuel comes from the tank
+	dry         bool              // ran out of fuel
+	outstanding bool              // an observation was delivered and awaits its answer
+	delivered   int64             // the tank when the outstanding observation was delivered
+	pending     []byte            // the rest of the observation line being read
+	line        []byte            // the answer line being written
+	overflow    bool              // the line being written is over MaxLine
+}
+
+type instanceKey struct{}
+
+// Start starts an instance of m. It returns at once: the module's start-up
+// runs on the guest goroutine until its first stdin read, and a failure there
+// is reported by the first Ask.
+func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, error) {
+	if cfg.Tank == nil {
+		return nil, errors.New("sandbox: Start without a Tank")
+	}
+	in := &Instance{
+		limits:  cfg.Limits.withDefaults(),
+		tank:    cfg.Tank,
+		deliver: make(chan func(int64) []byte, 1),
+		answers: make(chan bot.Reply, 1),
+		done:    make(chan struct{}),
+		killCh:  make(chan struct{}),
+	}
+	stderr := cfg.Stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	mc := wazero.NewModuleConfig().
+		WithName(""). // anonymous, so many instances of one module can live at once
+		WithArgs("bot").
+		WithStdin(stdinReader{in}).
+		WithStdout(stdoutWriter{in}).
+		WithStderr(stderr).
+		WithRandSource(&randReader{src: rng.New(cfg.Seed)}).
+		WithWalltime(in.walltime, 1).
+		WithNanotime(in.nanotime, 1).
+		WithNanosleep(in.nanosleep).
+		WithOsyield(func() {}).
+		// _start is called by run, after the counter global is in hand.
+		WithStartFunctions()
+	// The guest must not depend on the caller's context: it lives as long as
+	// the match, and is stopped through Stop.
+	gctx := context.WithValue(context.WithoutCancel(ctx), instanceKey{}, in)
+	gctx = experimental.WithMemoryAllocator(gctx, memoryAllocator)
+	go in.run(gctx, r.wz, m.compiled, mc)
+	return in, nil
+}
+
+// run is the guest goroutine.
+func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.CompiledModule, mc wazero.ModuleConfig) {
+	defer close(in.done)
+	// wazero recovers panics inside guest calls; one outside them (while
+	// instantiating) must not take the whole process down.
+	defer func() {
+		if p := recover(); p != nil {
+			in.end(fmt.Errorf("sandbox: %v", p))
+		}
+	}()
+	in.budget = in.limits.StartAllowance
+	mod, err := wz.InstantiateModule(ctx, cm, mc)
+	if err != nil {
+		in.end(err)
+		return
+	}
+	defer mod.Close(context.Background())
+	in.bind(mod)
+	start := mod.ExportedFunction("_start")
+	if start == nil { // the meter refuses such modules; be safe anyway
+		in.end(errors.New("the module has no _start"))
+		return
+	}
+	_, err = start.Call(ctx)
+	in.end(err)
+}
+
+// bind finds the counter global of the calling module.
+func (in *Instance) bind(mod api.Module) {
+	if in.fuel != nil {
+		return
+	}
+	if g, ok := mod.ExportedGlobal(meter.GlobalExport).(api.MutableGlobal); ok {
+		in.fuel = g
+	}
+}
+
+// counter is the guest's fuel counter now.
+func (in *Instance) counter() int64 {
+	if in.fuel == nil {
+		return 0
+	}
+	return int64(in.fuel.Get())
+}
+
+// live is the fuel left: in the tank once started, of the start-up allowance before.
+func (in *Instance) live() int64 { return in.budget + in.counter() }
+
+// spentTotal is every unit the instance has spent, the basis of its clocks.
+func (in *Instance) spentTotal() int64 { return in.given - in.counter() }
+
+// fill puts v units of fuel at the guest's disposal: one slice in the
+// counter, the rest in the budget.
+func (in *Instance) fill(v int64) {
+	s := min(v, in.limits.Slice)
+	in.given += s - in.counter()
+	in.fuel.Set(uint64(s))
+	in.budget = v - s
+}
+
+// refill is called by the metered code when the counter went below zero at a
+// function entry or loop header. It hands out the next slice, or aborts the
+// guest when the tank is dry or the host wants it stopped.
+func (in *Instance) refill(mod api.Module, counter int64) int64 {
+	in.bind(mod)
+	if in.killed.Load() {
+		panic(errStopped)
+	}
+	live := in.budget + counter
+	if live < 0 {
+		in.dry = true
+		panic(errOutOfFuel)
+	}
+	s := min(live, in.limits.Slice)
+	in.budget = live - s
+	in.given += s - counter
+	return s
+}
+
+// startTurn is called by the first stdin read after an observation is
+// posted: this is the moment of delivery, when the tank is filled.
+func (in *Instance) startTurn(observe func(left int64) []byte) {
+	if in.started {
+		in.tank.Left = max(in.live(), 0)
+	}
+	in.started = true // what was left of the start-up allowance is gone
+	in.tank.Left = min(in.tank.Left+in.tank.PerTurn, in.tank.Cap)
+	in.fill(in.tank.Left)
+	in.delivered = in.tank.Left
+	in.outstanding = true
+	in.pending = append(observe(in.delivered), '\n')
+}
+
+// finish answers the outstanding observation.
+func (in *Instance) finish(r bot.Reply) {
+	in.outstanding = false
+	r.Fuel = in.delivered - max(in.live(), 0)
+	in.tank.Left = max(in.live(), 0)
+	select {
+	case in.answers <- r:
+	default: // cannot happen: one answer per delivery
+	}
+}
+
+// end records why the guest ended.
+func (in *Instance) end(err error) {
+	r := bot.Reply{Status: game.Crash}
+	var exit *sys.ExitError
+	switch {
+	case in.dry && !in.started:
+		r.Status = game.Fuel
+		r.Detail = fmt.Sprintf("spent the start-up allowance of %d fuel before reading stdin", in.limits.StartAllowance)
+	case in.dry:
+		r.Status = game.Fuel
+		r.Detail = "ran out of fuel"
+	case in.killed.Load():
+		r.Status = game.Timeout
+		r.Detail = "stopped by the host"
+	case err == nil:
+		r.Detail = "returned from _start"
+	case errors.As(err, &exit):
+		r.Detail = fmt.Sprintf("exited with code %d", exit.ExitCode())
+	default:
+		r.Detail = "trap: " + firstLine(err.Error())
+	}
+	if in.started {
+		in.tank.Left = max(in.live(), 0)
+	}
+	if in.outstanding {
+		in.outstanding = false
+		r.Fuel = in.delivered - in.tank.Left
+	}
+	in.death = r
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// Ask delivers one observation and waits for the answer line. observe makes
+// the observation line (without its newline) given the fuel available for
+// this answer; it is called on the guest goroutine when the bot reads stdin.
+// The reply's Status is OK, Fuel, Timeout, Crash or Malformed.
+func (in *Instance) Ask(ctx context.Context, observe func(left int64) []byte) bot.Reply {
+	select {
+	case <-in.done:
+		return bot.Reply{Status: in.death.Status, Detail: in.death.Detail}
+	default:
+	}
+	select {
+	case in.deliver <- observe:
+	default:
+		return bot.Reply{Status: game.Crash, Detail: "sandbox: the previous observation was never read"}
+	}
+	timer := time.NewTimer(in.limits.Wall)
+	defer timer.Stop()
+	select {
+	case r := <-in.answers:
+		return r
+	case <-in.done:
+		select {
+		case r := <-in.answers: // it answered, then ended
+			return r
+		default:
+			return in.death
+		}
+	case <-timer.C:
+		in.kill()
+		return bot.Reply{Status: game.Timeout, Detail: fmt.Sprintf("no answer within the %v wall-clock backstop", in.limits.Wall)}
+	case <-ctx.Done():
+		in.kill()
+		return bot.Reply{Status: game.Timeout, Detail: fmt.Sprintf("cancelled: %v", context.Cause(ctx))}
+	}
+}
+
+// Stop ends the instance and waits until its memory is freed. A bot blocked
+// on stdin reads end of file; a computing one is aborted at its next slice
+// boundary. Stop is safe to call more than once.
+func (in *Instance) Stop() {
+	in.kill()
+	select {
+	case <-in.done:
+	case <-time.After(stopGrace):
+		// The guest did not reach a fuel check: a bug in the meter. Leak it
+		// rather than hang the match.
+	}
+}
+
+func (in *Instance) kill() {
+	in.killOnce.Do(func() {
+		in.killed.Store(true)
+		close(in.killCh)
+	})
+}
+
+// Tank returns the tank the instance draws from. Its PerTurn and Cap never
+// change; its Left is the instance's to update while it runs.
+func (in *Instance) Tank() *Tank { return in.tank }
+
+func (in *Instance) nanotime() int64 { return in.spentTotal() + in.slept }
+
+func (in *Instance) walltime() (int64, int32) {
+	t := in.nanotime()
+	return clockEpoch + t/1e9, int32(t % 1e9)
+}
+
+func (in *Instance) nanosleep(ns int64) {
+	if ns > 0 {
+		in.slept += ns
+	}
+}
+
+// stdinReader serves observations to the guest, blocking between turns.
+type stdinReader struct{ in *Instance }
+
+func (s stdinReader) Read(p []byte) (int, error) {
+	in := s.in
+	if in.fuel == nil {
+		panic(errors.New("stdin read before the module was instantiated"))
+	}
+	if len(in.pending) == 0 {
+		if in.outstanding {
+			// The bot waits for input it will not get before it answers.
+			if len(in.line) > 0 || in.overflow {
+				in.finish(bot.Reply{Status: game.Malformed, Detail: "answer line not ended by a newline before the bot read stdin again"})
+			} else {
+				in.finish(bot.Reply{Status: game.Crash, Detail: "the bot read stdin again without answering (closed stdout?)"})
+			}
+		}
+		select {
+		case observe := <-in.deliver:
+			if in.killed.Load() {
+				return 0, io.EOF
+			}
+			in.startTurn(observe)
+		case <-in.killCh:
+			return 0, io.EOF // the match is over: stdin is closed
+		}
+	}
+	n := copy(p, in.pending)
+	in.pending = in.pending[n:]
+	return n, nil
+}
+
+// stdoutWriter splits the guest's stdout into lines; the first line completed
+// after a delivery is the answer, any other line is dropped.
+type stdoutWriter struct{ in *Instance }
+
+func (s stdoutWriter) Write(p []byte) (int, error) {
+	in := s.in
+	n := len(p)
+	for len(p) > 0 {
+		i := indexNewline(p)
+		chunk := p
+		if i >= 0 {
+			chunk = p[:i]
+		}
+		if !in.overflow {
+			if len(in.line)+len(chunk) > in.limits.MaxLine {
+				in.overflow = true
+				in.line = in.line[:0]
+				if in.outstanding {
+					in.finish(bot.Reply{Status: game.Malformed, Detail: fmt.Sprintf("answer line longer than %d bytes", in.limits.MaxLine)})
+				}
+			} else {
+				in.line = append(in.line, chunk...)
+			}
+		}
+		if i < 0 {
+			break
+		}
+		if !in.overflow && in.outstanding {
+			in.finish(bot.Reply{Status: game.OK, Line: append([]byte(nil), in.line...)})
+		}
+		in.line = in.line[:0]
+		in.overflow = false
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+func indexNewline(p []byte) int {
+	for i, c := range p {
+		if c == '\n' {
+			return i
+		}
+	}
+	return -1
+}
+
+// randReader is random_get: a deterministic byte stream from the seed,
+// independent of how the guest splits its reads.
+type randReader struct {
+	src  *rng.Source
+	word [8]byte
+	left int
+}
+
+func (r *randReader) Read(p []byte) (int, error) {
+	for i := range p {
+		if r.left == 0 {
+			v := r.src.Uint64()
+			for k := range r.word {
+				r.word[k] = byte(v >> (8 * k))
+			}
+			r.left = 8
+		}
+		p[i] = r.word[8-r.left]
+		r.left--
+	}
+	return len(p), nil
+}
+
+// instantiateHost provides the arena and arena_meter host modules. They are
+// shared by every instance of the Runtime and find the calling instance in
+// the context.
+func instantiateHost(ctx context.Context, wz wazero.Runtime) (api.Module, error) {
+	i64 := []api.ValueType{api.ValueTypeI64}
+	_, err := wz.NewHostModuleBuilder(meter.ImportModule).
+		NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
+			in := ctx.Value(instanceKey{}).(*Instance)
+			stack[0] = uint64(in.refill(mod, int64(stack[0])))
+		}), i64, i64).
+		Export(meter.ImportName).
+		Instantiate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return wz.NewHostModuleBuilder(hostModule).
+		NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
+			in := ctx.Value(instanceKey{}).(*Instance)
+			in.bind(mod)
+			stack[0] = uint64(in.live())
+		}), nil, i64).
+		Export(hostFuelLeft).
+		Instantiate(ctx)
+}
