@@ -7,6 +7,7 @@ import (
 
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games/dotsandboxes"
+	"github.com/arenabots/arena/games/gridroyale"
 	"github.com/arenabots/arena/games/linesandboxes"
 )
 
@@ -15,6 +16,7 @@ func All() []game.Game {
 	return []game.Game{
 		dotsandboxes.Game{},
 		linesandboxes.Game{},
+		gridroyale.Game{},
 	}
 }
 

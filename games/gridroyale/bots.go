@@ -1,0 +1,21 @@
+package gridroyale
+
+import (
+	"github.com/arenabots/arena/game"
+)
+
+// HouseBots lists the built-in players, weakest first.
+func (Game) HouseBots() []game.HouseBotInfo {
+	return []game.HouseBotInfo{
+		{Name: "idle", Doc: "never orders anything: its units stay and harvest where they stand (the rules page's minimal bot)",
+			New: func(uint64, int) game.HouseBot { return idleBot{} }},
+		{Name: "harvester", Doc: "sends each unit to the best cell near it, brings the cargo home when full, spawns while a unit can still pay for itself, keeps clear of the border",
+			New: func(uint64, int) game.HouseBot { return &planner{opt: harvesterOptions} }},
+		{Name: "house", Doc: "the strong one: plans trips by ore per turn, keeps laden units away from enemies, sends empty units to escort and to ram when the trade pays, moves in ahead of the border",
+			New: func(uint64, int) game.HouseBot { return &planner{opt: houseOptions} }},
+	}
+}
+
+type idleBot struct{}
+
+func (idleBot) Act(game.State, int) []byte { return append([]byte(nil), noAction...) }

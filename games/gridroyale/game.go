@@ -1,0 +1,174 @@
+// Package gridroyale is Grid Royale, the resource-economy battle royale of the
+// published rules page (seeds/grid-royale.txt), with the points the page leaves
+// open decided as spec/grid-royale.md says: 2 players on 24x24 or 4 on 32x32,
+// units that harvest ore, carry it home and bank it, collisions that kill and
+// spill, and a border that closes one ring every shrink_interval turns.
+//
+// The engine works on plain slices and integers. A turn (Step) reads typed
+// batches and allocates nothing; Apply is the JSON shell around it that the
+// match runner calls.
+package gridroyale
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/arenabots/arena/game"
+)
+
+// Game is Grid Royale for the registry.
+type Game struct{}
+
+// Parameter names, as on the rules page's table.
+const (
+	ParamGridSide        = "grid_side"
+	ParamCargoCap        = "cargo_cap"
+	ParamHarvestDivisor  = "harvest_divisor"
+	ParamMoveCostDivisor = "move_cost_divisor"
+	ParamSpawnCost       = "spawn_cost"
+	ParamUnitsCap        = "units_cap"
+	ParamMaxTurns        = "max_turns"
+	ParamShrinkInterval  = "shrink_interval"
+	ParamMinZone         = "min_zone"
+)
+
+// StartBank is every player's bank before the first turn (spec: "Bases and the start").
+const StartBank = 1000
+
+// MaxCellOre is the most ore the generator puts on one cell.
+const MaxCellOre = 4000
+
+// Settings are the match parameters in force, as integers.
+type Settings struct {
+	GridSide        int
+	CargoCap        int
+	HarvestDivisor  int
+	MoveCostDivisor int
+	SpawnCost       int
+	UnitsCap        int
+	MaxTurns        int
+	ShrinkInterval  int
+	MinZone         int
+}
+
+// DefaultSettings are the rules page's defaults for a player count.
+func DefaultSettings(players int) Settings {
+	side := 24
+	if players == 4 {
+		side = 32
+	}
+	return Settings{
+		GridSide:        side,
+		CargoCap:        1000,
+		HarvestDivisor:  4,
+		MoveCostDivisor: 10,
+		SpawnCost:       500,
+		UnitsCap:        50,
+		MaxTurns:        400,
+		ShrinkInterval:  25,
+		MinZone:         8,
+	}
+}
+
+// paramSpec ties a parameter name to its field, documentation and bounds.
+type paramSpec struct {
+	name     string
+	doc      string
+	min, max int
+	field    func(*Settings) *int
+}
+
+var paramSpecs = []paramSpec{
+	{ParamGridSide, "side of the square grid: 24 for 2 players, 32 for 4 (even, 12..64)", 12, 64,
+		func(s *Settings) *int { return &s.GridSide }},
+	{ParamCargoCap, "most ore one unit carries", 1, 1 << 20,
+		func(s *Settings) *int { return &s.CargoCap }},
+	{ParamHarvestDivisor, "a STAY unit harvests floor(cell_ore / harvest_divisor)", 1, 1 << 20,
+		func(s *Settings) *int { return &s.HarvestDivisor }},
+	{ParamMoveCostDivisor, "a move costs floor(source_cell_ore / move_cost_divisor) from cargo", 1, 1 << 20,
+		func(s *Settings) *int { return &s.MoveCostDivisor }},
+	{ParamSpawnCost, "bank spent on a new unit", 0, 1 << 20,
+		func(s *Settings) *int { return &s.SpawnCost }},
+	{ParamUnitsCap, "most living units per player", 1, 1000,
+		func(s *Settings) *int { return &s.UnitsCap }},
+	{ParamMaxTurns, "the match ends after this many turns", 1, 100000,
+		func(s *Settings) *int { return &s.MaxTurns }},
+	{ParamShrinkInterval, "the safe zone shrinks one ring every this many turns", 1, 100000,
+		func(s *Settings) *int { return &s.ShrinkInterval }},
+	{ParamMinZone, "side of the smallest safe zone (even, at least 8, so it holds every base)", 8, 64,
+		func(s *Settings) *int { return &s.MinZone }},
+}
+
+// Info describes the game.
+func (Game) Info() game.Info {
+	ps := make([]game.ParamInfo, 0, len(paramSpecs))
+	def := DefaultSettings(2)
+	for _, p := range paramSpecs {
+		d := strconv.Itoa(*p.field(&def))
+		if p.name == ParamGridSide {
+			d = "24" // 32 for 4 players; State.Params gives the value in force
+		}
+		ps = append(ps, game.ParamInfo{Name: p.name, Default: d, Doc: p.doc})
+	}
+	return game.Info{
+		ID:      "grid-royale",
+		Name:    "Grid Royale",
+		Players: []int{2, 4},
+		Params:  ps,
+		Fuel:    game.DefaultFuel,
+	}
+}
+
+// ParseSettings reads params over the defaults for players and checks them.
+func ParseSettings(players int, params game.Params) (Settings, error) {
+	if players != 2 && players != 4 {
+		return Settings{}, fmt.Errorf("grid-royale: %d players: the game is for 2 or 4", players)
+	}
+	names := make([]string, len(paramSpecs))
+	for i, p := range paramSpecs {
+		names[i] = p.name
+	}
+	if err := params.CheckKnown(names...); err != nil {
+		return Settings{}, fmt.Errorf("grid-royale: %w", err)
+	}
+	s := DefaultSettings(players)
+	for _, p := range paramSpecs {
+		f := p.field(&s)
+		if params[p.name] == "" { // absent, or an empty default: keep ours
+			continue
+		}
+		v, err := params.Int(p.name, *f)
+		if err != nil {
+			return Settings{}, fmt.Errorf("grid-royale: %w", err)
+		}
+		if v < p.min || v > p.max {
+			return Settings{}, fmt.Errorf("grid-royale: parameter %s=%d: must be in %d..%d", p.name, v, p.min, p.max)
+		}
+		*f = v
+	}
+	if s.GridSide%2 != 0 || s.MinZone%2 != 0 {
+		return Settings{}, fmt.Errorf("grid-royale: grid_side=%d and min_zone=%d must both be even, so the zone stays centred", s.GridSide, s.MinZone)
+	}
+	if s.MinZone > s.GridSide {
+		return Settings{}, fmt.Errorf("grid-royale: min_zone=%d is larger than grid_side=%d", s.MinZone, s.GridSide)
+	}
+	return s, nil
+}
+
+// Params returns every parameter of s by name.
+func (s Settings) Params() game.Params {
+	p := make(game.Params, len(paramSpecs))
+	for _, ps := range paramSpecs {
+		p[ps.name] = strconv.Itoa(*ps.field(&s))
+	}
+	return p
+}
+
+// New starts a match.
+func (Game) New(cfg game.Config) (game.State, error) {
+	set, err := ParseSettings(cfg.Players, cfg.Params)
+	if err != nil {
+		return nil, err
+	}
+	return NewState(set, cfg.Players, cfg.Seed), nil
+}

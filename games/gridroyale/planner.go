@@ -1,0 +1,596 @@
+package gridroyale
+
+import (
+	"slices"
+
+	"github.com/arenabots/arena/game"
+)
+
+// options are what tell the harvester and the house bot apart: both run the
+// same planner, house with every refinement switched on.
+type options struct {
+	returnPct   int  // head home when cargo reaches this % of cargo_cap
+	radius      int  // how far (Manhattan) a unit looks for a cell to harvest
+	spawnLeft   int  // no spawn with fewer turns than this left
+	spawnPays   int  // spawn while the zone's ore per unit is this many spawn costs
+	noReserve   int  // with this many units, spend the bank's last spawn_cost too
+	zoneLead    int  // move inward this many turns before a shrink
+	tripScore   bool // score cells by ore per turn of the whole trip, not by ore near
+	threat      bool // keep laden units off cells an enemy can reach
+	threatCargo int  // what "laden" means for that
+	ram         bool // ram enemies when the trade pays, escort laden units
+	ramMargin   int  // a ram must win this much more ore than it loses (2 players)
+	ramMargin4  int  // the same with 4 players, where a kill helps the other two as much
+}
+
+var harvesterOptions = options{returnPct: 90, radius: 6, spawnLeft: 60, spawnPays: 3, noReserve: 1 << 30, zoneLead: 3}
+
+var houseOptions = options{returnPct: 100, radius: 14, spawnLeft: 45, spawnPays: 3, noReserve: 2, zoneLead: 3,
+	tripScore: true, threat: true, threatCargo: 300, ram: true, ramMargin: 150, ramMargin4: 1200}
+
+// planner is a house bot: each turn it computes the cheapest way home from
+// every cell, gives every unit a goal (a cell to harvest, home, inward, or an
+// enemy to ram) and resolves the moves so that no two of its own units meet
+// off the base.
+//
+// Work per turn: one Dijkstra over the grid (O(cells log cells)), one pass
+// over the zone's cells for the spawn decision, per own unit a scan of the
+// cells within opt.radius (O(units x radius^2)), and per enemy unit a pass
+// over the own units (O(units^2)). Settling the moves takes rounds over the
+// own units, each round deciding at least one. For house (radius 14, about
+// 400 cells) with 50 units that is some 20,000 cell looks; measured, one
+// answer at turn 100 of a 4-player match (about 25 units each) takes about
+// 55 us, harvester about 30 us (BenchmarkHouseAct, BenchmarkHarvesterAct):
+// far below what 5,000,000 units of wasm fuel buy.
+type planner struct {
+	opt  options
+	s    *State
+	seat int
+
+	home  []int // cost-then-steps key from each cell to the base; -1 unreachable
+	steps []int // steps of that path
+	heap  []int
+
+	stamp   int
+	claim   []int // == stamp: an own unit will stand here after this turn
+	ownAt   []int // == stamp: an own unit stands here now (its index in ownIdx)
+	ownIdx  []int
+	reach   []int // == stamp: an enemy unit may stand here after this turn
+	enemyAt []int // == stamp: an enemy unit stands here now
+	taken   []int // == stamp: reserved as some unit's harvest cell
+
+	decided []bool   // per unit index
+	moving  []bool   // per unit index: decided to leave its cell
+	cands   [][4]Dir // per unit index: the moves it would like, best first
+	ncand   []int
+	lastPos map[int]int  // enemy unit id -> its cell+1 last turn
+	homing  map[int]bool // own unit id -> it is carrying its cargo home
+	blocked map[int]int  // own unit id -> turns in a row it found its way blocked
+	batch   Batch
+}
+
+const (
+	homeStepBits = 12 // home key = cost<<homeStepBits | steps
+	cellBits     = 12 // heap entry = key<<cellBits | cell (grids up to 64x64)
+)
+
+// Act answers for seat. Like a wasm bot, the planner sees only what the
+// observation holds, plus what it remembers from earlier turns.
+func (p *planner) Act(st game.State, seat int) []byte {
+	s, ok := st.(*State)
+	if !ok || seat < 0 || seat >= s.N {
+		return append([]byte(nil), noAction...) // not a Grid Royale match: order nothing
+	}
+	p.s, p.seat = s, seat
+	p.prepare()
+	p.batch.Orders = p.batch.Orders[:0]
+	p.batch.Spawn = false
+	p.plan()
+	out := AppendBatch(make([]byte, 0, 32+24*len(p.batch.Orders)), &p.batch)
+	p.remember()
+	return out
+}
+
+func (p *planner) prepare() {
+	s := p.s
+	n := s.W * s.W
+	if len(p.home) != n {
+		p.home = make([]int, n)
+		p.steps = make([]int, n)
+		p.claim = make([]int, n)
+		p.ownAt = make([]int, n)
+		p.ownIdx = make([]int, n)
+		p.reach = make([]int, n)
+		p.enemyAt = make([]int, n)
+		p.taken = make([]int, n)
+		p.lastPos = map[int]int{}
+		p.homing = map[int]bool{}
+		p.blocked = map[int]int{}
+	}
+	if cap(p.decided) < len(s.Units) {
+		p.decided = make([]bool, len(s.Units), cap(s.Units))
+		p.moving = make([]bool, len(s.Units), cap(s.Units))
+		p.cands = make([][4]Dir, len(s.Units), cap(s.Units))
+		p.ncand = make([]int, len(s.Units), cap(s.Units))
+	}
+	p.cands = p.cands[:len(s.Units)]
+	p.ncand = p.ncand[:len(s.Units)]
+	p.decided = p.decided[:len(s.Units)]
+	p.moving = p.moving[:len(s.Units)]
+	// Forget units that banked or died. (Deleting while ranging over a map
+	// is safe, and the result does not depend on the order.)
+	for id := range p.homing {
+		if i := s.UnitIndex(id); i < 0 || s.Units[i].Cargo == 0 {
+			delete(p.homing, id)
+		}
+	}
+	for id := range p.blocked {
+		if s.UnitIndex(id) < 0 {
+			delete(p.blocked, id)
+		}
+	}
+	p.stamp++
+	for i := range s.Units {
+		u := &s.Units[i]
+		c := u.Y*s.W + u.X
+		p.decided[i], p.moving[i] = false, false
+		if u.Owner == p.seat {
+			p.ownAt[c] = p.stamp
+			p.ownIdx[c] = i
+			continue
+		}
+		p.enemyAt[c] = p.stamp
+		p.reach[c] = p.stamp
+		if u.Cargo >= s.Ore[c]/s.Set.MoveCostDivisor { // it can afford to move
+			for d := North; d <= West; d++ {
+				if x, y := u.X+dx[d], u.Y+dy[d]; p.inGrid(x, y) {
+					p.reach[y*s.W+x] = p.stamp
+				}
+			}
+		}
+	}
+	p.homeField()
+}
+
+func (p *planner) remember() {
+	clear(p.lastPos)
+	for i := range p.s.Units {
+		u := &p.s.Units[i]
+		if u.Owner != p.seat {
+			p.lastPos[u.ID] = u.Y*p.s.W + u.X + 1 // 0 means unknown
+		}
+	}
+}
+
+func (p *planner) inGrid(x, y int) bool { return x >= 0 && y >= 0 && x < p.s.W && y < p.s.W }
+
+// zoneAt is the safe zone after turn t has been resolved.
+func (p *planner) zoneAt(t int) Zone {
+	s := p.s
+	r := min(t/s.Set.ShrinkInterval, (s.W-s.Set.MinZone)/2)
+	return Zone{r, r, s.W - 1 - r, s.W - 1 - r}
+}
+
+// homeField is a Dijkstra from the base over the cells of the zone that
+// will hold a few turns from now: leaving a cell costs its ore/divisor, ties
+// go to fewer steps.
+func (p *planner) homeField() {
+	s := p.s
+	z := p.zoneAt(s.TurnNum + p.opt.zoneLead)
+	for i := range p.home {
+		p.home[i] = -1
+	}
+	base := s.Bases[p.seat]
+	p.home[base] = 0
+	p.steps[base] = 0
+	p.heap = append(p.heap[:0], base) // key 0
+	for len(p.heap) > 0 {
+		top := p.heap[0]
+		last := len(p.heap) - 1
+		p.heap[0] = p.heap[last]
+		p.heap = p.heap[:last]
+		p.siftDown()
+		key, c := top>>cellBits, top&(1<<cellBits-1)
+		if key != p.home[c] {
+			continue
+		}
+		x, y := c%s.W, c/s.W
+		for d := North; d <= West; d++ {
+			nx, ny := x+dx[d], y+dy[d]
+			nc := ny*s.W + nx
+			if !p.inGrid(nx, ny) || !z.Contains(nx, ny) || isBase(s, nc) {
+				continue
+			}
+			nk := key + (s.Ore[nc]/s.Set.MoveCostDivisor)<<homeStepBits + 1
+			if p.home[nc] < 0 || nk < p.home[nc] {
+				p.home[nc] = nk
+				p.steps[nc] = p.steps[c] + 1
+				p.push(nk<<cellBits | nc)
+			}
+		}
+	}
+}
+
+func (p *planner) push(v int) {
+	p.heap = append(p.heap, v)
+	i := len(p.heap) - 1
+	for i > 0 {
+		parent := (i - 1) / 2
+		if p.heap[parent] <= p.heap[i] {
+			break
+		}
+		p.heap[parent], p.heap[i] = p.heap[i], p.heap[parent]
+		i = parent
+	}
+}
+
+func (p *planner) siftDown() {
+	h := p.heap
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h[r] < h[l] {
+			m = r
+		}
+		if h[i] <= h[m] {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// plan gives every own unit its order, laden units first so that they get
+// the best way home, then decides the spawn.
+func (p *planner) plan() {
+	s := p.s
+	own := make([]int, 0, 64)
+	for i := range s.Units {
+		if s.Units[i].Owner == p.seat {
+			own = append(own, i)
+		}
+	}
+	slices.SortStableFunc(own, func(a, b int) int { return s.Units[b].Cargo - s.Units[a].Cargo })
+	p.rams(own)
+	for _, i := range own {
+		if !p.decided[i] {
+			p.goal(i)
+		}
+	}
+	for progress := true; progress; {
+		progress = false
+		for _, i := range own {
+			if !p.decided[i] && p.settle(i, false) {
+				progress = true
+			}
+		}
+	}
+	for _, i := range own {
+		if !p.decided[i] {
+			p.settle(i, true)
+		}
+	}
+	left := s.Set.MaxTurns - s.TurnNum
+	base := s.Bases[p.seat]
+	// Keep one spawn's worth in the bank: a player with no units and that
+	// much bank is still in the match. And spawn only while the ore that
+	// will still be inside the zone in spawnLeft turns, shared among all the
+	// units on the board, pays for a unit several times over.
+	reserve := s.Set.SpawnCost
+	if len(own) == 0 || len(own) >= p.opt.noReserve {
+		reserve = 0
+	}
+	p.batch.Spawn = s.Banks[p.seat] >= s.Set.SpawnCost+reserve && len(own) < s.Set.UnitsCap &&
+		left > p.opt.spawnLeft && p.claim[base] != p.stamp &&
+		p.zoneOre(s.TurnNum+p.opt.spawnLeft) >= p.opt.spawnPays*s.Set.SpawnCost*(len(s.Units)+1)
+}
+
+// zoneOre is the ore on the cells that will still be in the zone at turn t.
+func (p *planner) zoneOre(t int) int {
+	s := p.s
+	z := p.zoneAt(t)
+	sum := 0
+	for y := z.Y0; y <= z.Y1; y++ {
+		for _, o := range s.Ore[y*s.W+z.X0 : y*s.W+z.X1+1] {
+			sum += o
+		}
+	}
+	return sum
+}
+
+// commit records unit i's order and the cell it will stand on.
+func (p *planner) commit(i int, d Dir) {
+	u := &p.s.Units[i]
+	p.decided[i] = true
+	p.moving[i] = d != Stay
+	p.claim[(u.Y+dy[d])*p.s.W+u.X+dx[d]] = p.stamp
+	if d != Stay {
+		p.batch.Orders = append(p.batch.Orders, Order{Unit: u.ID, Do: d})
+	}
+}
+
+// free reports whether an own unit may end this turn on cell c without
+// meeting another own unit there.
+func (p *planner) free(c int) bool {
+	if c == p.s.Bases[p.seat] {
+		return true
+	}
+	return p.claim[c] != p.stamp && (p.ownAt[c] != p.stamp || p.moving[p.ownIdx[c]])
+}
+
+// risky reports whether a unit with cargo had better not end the turn on c.
+// Everyone avoids stepping onto an enemy; with threat awareness, a laden unit
+// also avoids every cell an enemy can reach.
+func (p *planner) risky(c, cargo int) bool {
+	if p.enemyAt[c] == p.stamp || (isBase(p.s, c) && c != p.s.Bases[p.seat]) {
+		return true
+	}
+	return p.opt.threat && cargo >= p.opt.threatCargo && p.reach[c] == p.stamp
+}
+
+// goal works out where unit i wants to go and lists the moves that get it
+// there, best first, in p.cands[i].
+func (p *planner) goal(i int) {
+	s := p.s
+	u := s.Units[i]
+	c := u.Y*s.W + u.X
+	left := s.Set.MaxTurns - s.TurnNum
+	inner := p.zoneAt(s.TurnNum + p.opt.zoneLead)
+	cands := &p.cands[i]
+	switch {
+	case !inner.Contains(u.X, u.Y):
+		p.ncand[i] = p.towards(u, min(max(u.X, inner.X0), inner.X1), min(max(u.Y, inner.Y0), inner.Y1), cands)
+	case u.Cargo > 0 && (p.homing[u.ID] || u.Cargo*100 >= p.opt.returnPct*s.Set.CargoCap || p.home[c] < 0 || left <= p.steps[c]+3):
+		p.homing[u.ID] = true
+		p.ncand[i] = p.homeward(u, cands)
+	default:
+		t := p.pickTarget(i)
+		if t >= 0 {
+			p.taken[t] = p.stamp
+			p.ncand[i] = p.towards(u, t%s.W, t/s.W, cands)
+			return
+		}
+		// Nothing worth harvesting: bank what it has, wait on the base.
+		p.homing[u.ID] = u.Cargo > 0
+		p.ncand[i] = p.homeward(u, cands)
+	}
+}
+
+// settle gives unit i its order when it can: the first of its moves that
+// leads to a free, safe cell. A unit whose way is blocked by an own unit
+// that has not decided yet waits for a later round, unless final.
+func (p *planner) settle(i int, final bool) bool {
+	s := p.s
+	u := s.Units[i]
+	c := u.Y*s.W + u.X
+	if u.Cargo < s.Ore[c]/s.Set.MoveCostDivisor { // cannot pay to move
+		p.commit(i, Stay)
+		return true
+	}
+	inner := p.zoneAt(s.TurnNum + p.opt.zoneLead)
+	escaping := !inner.Contains(u.X, u.Y)
+	waiting := false
+	for _, d := range p.cands[i][:p.ncand[i]] {
+		dc := (u.Y+dy[d])*s.W + u.X + dx[d]
+		if !escaping && p.risky(dc, u.Cargo) {
+			continue
+		}
+		if p.free(dc) {
+			p.commit(i, d)
+			return true
+		}
+		if j := p.ownIdx[dc]; p.ownAt[dc] == p.stamp && !p.decided[j] {
+			waiting = true
+			if final && p.swap(i, d, j) {
+				return true
+			}
+		}
+	}
+	if waiting && !final {
+		return false
+	}
+	if waiting { // blocked for good this turn: after two such turns, step aside
+		p.blocked[u.ID]++
+		if p.blocked[u.ID] > 2 && p.sidestep(i, inner, false) {
+			delete(p.blocked, u.ID)
+			return true
+		}
+	}
+	// Staying is deadly (outside the zone soon) or dangerous: step anywhere better.
+	if (escaping && p.sidestep(i, p.zoneAt(s.TurnNum+1), true)) ||
+		(p.opt.threat && p.risky(c, u.Cargo) && p.sidestep(i, p.zoneAt(s.TurnNum+1), false)) {
+		return true
+	}
+	p.commit(i, Stay)
+	return true
+}
+
+// sidestep moves unit i to the first free neighbouring cell inside z (and
+// not risky, unless anyRisk) and reports whether it found one.
+func (p *planner) sidestep(i int, z Zone, anyRisk bool) bool {
+	s := p.s
+	u := s.Units[i]
+	for d := North; d <= West; d++ {
+		x, y := u.X+dx[d], u.Y+dy[d]
+		dc := y*s.W + x
+		if p.inGrid(x, y) && z.Contains(x, y) && p.free(dc) && (anyRisk || !p.risky(dc, u.Cargo)) {
+			p.commit(i, d)
+			return true
+		}
+	}
+	return false
+}
+
+// swap lets unit i step onto the cell of own unit j while j steps onto i's:
+// units that exchange cells pass through each other.
+func (p *planner) swap(i int, d Dir, j int) bool {
+	s := p.s
+	ui, uj := s.Units[i], s.Units[j]
+	if uj.Cargo < s.Ore[uj.Y*s.W+uj.X]/s.Set.MoveCostDivisor {
+		return false
+	}
+	for _, dj := range p.cands[j][:p.ncand[j]] {
+		if uj.X+dx[dj] == ui.X && uj.Y+dy[dj] == ui.Y && !p.risky(ui.Y*s.W+ui.X, uj.Cargo) {
+			p.commit(i, d)
+			p.commit(j, dj)
+			return true
+		}
+	}
+	return false
+}
+
+// towards lists the moves that bring u closer to (tx, ty), the one onto the
+// poorer cell first (it is cheaper to leave again).
+func (p *planner) towards(u Unit, tx, ty int, out *[4]Dir) int {
+	n := 0
+	dist := abs(tx-u.X) + abs(ty-u.Y)
+	for _, d := range [...]Dir{East, West, South, North} {
+		if abs(tx-u.X-dx[d])+abs(ty-u.Y-dy[d]) < dist {
+			out[n] = d
+			n++
+		}
+	}
+	if n == 2 {
+		a := p.s.Ore[(u.Y+dy[out[0]])*p.s.W+u.X+dx[out[0]]]
+		b := p.s.Ore[(u.Y+dy[out[1]])*p.s.W+u.X+dx[out[1]]]
+		if b < a {
+			out[0], out[1] = out[1], out[0]
+		}
+	}
+	return n
+}
+
+// homeward lists the moves down the home field, best first.
+func (p *planner) homeward(u Unit, out *[4]Dir) int {
+	s := p.s
+	here := p.home[u.Y*s.W+u.X]
+	if here < 0 { // outside the field: head for the base directly
+		b := s.Bases[p.seat]
+		return p.towards(u, b%s.W, b/s.W, out)
+	}
+	n := 0
+	for d := North; d <= West; d++ {
+		x, y := u.X+dx[d], u.Y+dy[d]
+		if !p.inGrid(x, y) {
+			continue
+		}
+		k := p.home[y*s.W+x]
+		if k < 0 || k >= here {
+			continue
+		}
+		j := n
+		for j > 0 && p.home[(u.Y+dy[out[j-1]])*s.W+u.X+dx[out[j-1]]] > k {
+			out[j] = out[j-1]
+			j--
+		}
+		out[j] = d
+		n++
+	}
+	return n
+}
+
+// pickTarget chooses the cell unit i should harvest next, or -1.
+func (p *planner) pickTarget(i int) int {
+	s := p.s
+	u := s.Units[i]
+	r := p.opt.radius
+	left := s.Set.MaxTurns - s.TurnNum
+	room := s.Set.CargoCap - u.Cargo
+	best, bestScore := -1, 0
+	for y := max(0, u.Y-r); y <= min(s.W-1, u.Y+r); y++ {
+		ry := r - abs(y-u.Y)
+		for x := max(0, u.X-ry); x <= min(s.W-1, u.X+ry); x++ {
+			c := y*s.W + x
+			d := abs(x-u.X) + abs(y-u.Y)
+			ore := s.Ore[c]
+			if ore/s.Set.HarvestDivisor == 0 || p.taken[c] == p.stamp || p.home[c] < 0 ||
+				(d > 0 && (p.ownAt[c] == p.stamp || p.enemyAt[c] == p.stamp)) ||
+				ore/s.Set.MoveCostDivisor > s.Set.CargoCap || isBase(s, c) ||
+				d+p.steps[c]+3 > left || !p.zoneAt(s.TurnNum+d+4).Contains(x, y) {
+				continue
+			}
+			var score int
+			if p.opt.tripScore {
+				gain := min(room, ore*58/100) // about three turns of harvest
+				score = gain * 256 / (d + 3 + p.steps[c])
+				if p.reach[c] == p.stamp {
+					score /= 2
+				}
+			} else {
+				score = ore * 256 / (d + 2)
+			}
+			if score > bestScore {
+				best, bestScore = c, score
+			}
+		}
+	}
+	return best
+}
+
+func isBase(s *State, c int) bool {
+	for _, b := range s.Bases {
+		if b == c {
+			return true
+		}
+	}
+	return false
+}
+
+// rams sends empty units into enemies that will most likely stay where they
+// are (they cannot pay to move, or they harvested there last turn), when the
+// enemy's cargo, plus half a unit, plus the cargo of an own laden unit it
+// threatens (escort duty), beats what the rammer loses by opt.ramMargin.
+func (p *planner) rams(own []int) {
+	s := p.s
+	for ei := range s.Units {
+		e := s.Units[ei]
+		ec := e.Y*s.W + e.X
+		if e.Owner == p.seat || ec == s.Bases[e.Owner] {
+			continue
+		}
+		value := e.Cargo + s.Set.SpawnCost/2
+		stuck := e.Cargo < s.Ore[ec]/s.Set.MoveCostDivisor
+		stayed := p.lastPos[e.ID] == ec+1 && e.Cargo*100 < 75*s.Set.CargoCap
+		switch {
+		case ec == s.Bases[p.seat]:
+			value = 1 << 30 // it blocks our base: every bot clears it
+		case !p.opt.ram || (!stuck && !stayed):
+			continue
+		}
+		for _, i := range own {
+			m := s.Units[i]
+			if d := abs(m.X-e.X) + abs(m.Y-e.Y); d <= 2 && m.Cargo >= 150 {
+				value += m.Cargo / 2 // it threatens an own laden unit
+			}
+		}
+		rammer, rd := -1, Stay
+		for _, i := range own {
+			m := s.Units[i]
+			if p.decided[i] || abs(m.X-e.X)+abs(m.Y-e.Y) != 1 || m.Cargo < s.Ore[m.Y*s.W+m.X]/s.Set.MoveCostDivisor {
+				continue
+			}
+			margin := p.opt.ramMargin
+			if s.N > 2 {
+				margin = p.opt.ramMargin4
+			}
+			if m.Cargo+s.Set.SpawnCost/2+margin > value {
+				continue
+			}
+			if rammer < 0 || m.Cargo < s.Units[rammer].Cargo {
+				rammer = i
+				for d := North; d <= West; d++ {
+					if m.X+dx[d] == e.X && m.Y+dy[d] == e.Y {
+						rd = d
+					}
+				}
+			}
+		}
+		if rammer >= 0 && p.claim[ec] != p.stamp {
+			p.commit(rammer, rd)
+		}
+	}
+}
