@@ -7,17 +7,15 @@ import (
 	"context"
 
 	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/protocol"
 )
 
-// MaxLine is the longest answer line a bot may send; a longer one is malformed.
-const MaxLine = 1 << 20
-
-// MaxLog is how much of a bot's stderr is kept per match.
-const MaxLog = 64 << 10
-
-// MaxRestarts is how many times a failing instance is replaced in one match;
-// the failure after that retires the bot for the rest of the match.
-const MaxRestarts = 3
+// The protocol's limits, named here for the bots' convenience.
+const (
+	MaxLine     = protocol.MaxLine
+	MaxLog      = protocol.MaxLog
+	MaxRestarts = protocol.MaxRestarts
+)
 
 // Match is what a bot is told about the match it joins when it is opened.
 type Match struct {
@@ -35,17 +33,7 @@ type Request struct {
 }
 
 // Reply is one seat's answer to one Request.
-type Reply struct {
-	// Line is the answer line without its newline, when Status is OK.
-	Line []byte
-	// Status is OK when a line came back in time; otherwise the failure
-	// (Fuel, Timeout, Crash, Retired, or Malformed for an over-long line).
-	Status game.Status
-	// Fuel is the fuel the answer spent (wasm bots), 0 for other kinds.
-	Fuel int64
-	// Detail says what went wrong, for the replay and the bot's owner.
-	Detail string
-}
+type Reply = protocol.Reply
 
 // A Bot plays one seat of one match. Act is called once per turn the seat is
 // asked, never concurrently with itself.

@@ -16,25 +16,27 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+
+	"github.com/arenabots/arena/protocol"
 )
 
-// Status is what one answer of one seat got, as bot-protocol.md lists them.
-type Status string
+// Status is what one answer of one seat got (package protocol lists them).
+type Status = protocol.Status
 
-// The statuses of the bot protocol, version 1.
+// The statuses of the bot protocol, named here for the games' convenience.
 const (
-	OK        Status = "ok"        // well formed, legal, applied (or legal and not needed)
-	Illegal   Status = "illegal"   // well formed but against the rules; the default applies
-	Malformed Status = "malformed" // not the JSON the game expects; the default applies
-	Fuel      Status = "fuel"      // the bot ran out of fuel before answering
-	Timeout   Status = "timeout"   // the wall-clock backstop fired
-	Crash     Status = "crash"     // trap, exit, closed stdout, failed start
-	Retired   Status = "retired"   // failed too often this match; defaults only
-	Ignored   Status = "ignored"   // the game does not apply this seat's answer this turn
+	OK        = protocol.OK
+	Illegal   = protocol.Illegal
+	Malformed = protocol.Malformed
+	Fuel      = protocol.Fuel
+	Timeout   = protocol.Timeout
+	Crash     = protocol.Crash
+	Retired   = protocol.Retired
+	Ignored   = protocol.Ignored
 )
 
 // Statuses lists every status in a fixed order, for tables and counts.
-var Statuses = []Status{OK, Illegal, Malformed, Fuel, Timeout, Crash, Retired, Ignored}
+var Statuses = protocol.Statuses
 
 // Params are a match's parameters, as given on the command line (--param k=v).
 // State.Params returns every parameter in force, defaults included, so that a
@@ -114,6 +116,10 @@ type Info struct {
 	// Ties is true when equal scores are a tie (Lines and Boxes); false when
 	// Placement breaks every tie by the game's own rules (Grid Royale).
 	Ties bool
+	// Varied are parameter settings under which the seed also varies the
+	// starting position (Lines and Boxes: a random size and pre-drawn lines).
+	// Tournaments use them unless told otherwise, so that their boards differ.
+	Varied Params
 }
 
 // AllowsPlayers reports whether n players can play this game.

@@ -16,7 +16,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
-	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/protocol"
 	"github.com/arenabots/arena/sandbox/wasmtest"
 )
 
@@ -45,7 +45,7 @@ func startBench(b *testing.B, path string) *Instance {
 
 func askOK(b *testing.B, in *Instance, obs string) int64 {
 	r := in.Ask(context.Background(), func(int64) []byte { return []byte(obs) })
-	if r.Status != game.OK {
+	if r.Status != protocol.OK {
 		b.Fatalf("%+v", r)
 	}
 	return r.Fuel

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/arenabots/arena/bot"
-	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/protocol"
 	"github.com/arenabots/arena/sandbox/wasmtest"
 )
 
@@ -64,7 +64,7 @@ func TestHostile(t *testing.T) {
 				t.Fatalf("statuses %q, want %q\n%+v", got, c.want, rs)
 			}
 			for _, r := range rs {
-				if r.Status != game.OK && r.Status != game.Retired {
+				if r.Status != protocol.OK && r.Status != protocol.Retired {
 					if !strings.Contains(r.Detail, c.detail) {
 						t.Errorf("detail %q, want it to contain %q", r.Detail, c.detail)
 					}
@@ -88,7 +88,7 @@ func echoModule(e wasmtest.Echo) func(t *testing.T) *Module {
 // documented arguments.
 func TestNoFilesystem(t *testing.T) {
 	rs := play(t, supervised(probe(t, ""), protocolTank, &bot.Log{}), `{"cmd":"fs"}`)
-	if rs[0].Status != game.OK {
+	if rs[0].Status != protocol.OK {
 		t.Fatalf("reply %+v", rs[0])
 	}
 	var a struct {
@@ -117,7 +117,7 @@ func TestWallClockBackstop(t *testing.T) {
 	}
 	start := time.Now()
 	r := in.Ask(context.Background(), obsWithFuel(`{"cmd":"loop"}`))
-	if r.Status != game.Timeout {
+	if r.Status != protocol.Timeout {
 		t.Errorf("reply %+v, want timeout", r)
 	}
 	in.Stop()
@@ -144,11 +144,11 @@ func TestVirtualSleep(t *testing.T) {
 func TestStderrLog(t *testing.T) {
 	log := &bot.Log{}
 	rs := play(t, supervised(probe(t, ""), bigTank, log), `{"cmd":"log","n":10000}`)
-	if rs[0].Status != game.OK {
+	if rs[0].Status != protocol.OK {
 		t.Fatalf("reply %+v", rs[0])
 	}
 	got := log.Bytes()
-	if len(got) != bot.MaxLog || !strings.HasPrefix(string(got), "log line 0\n") || log.Dropped() == 0 {
+	if len(got) != protocol.MaxLog || !strings.HasPrefix(string(got), "log line 0\n") || log.Dropped() == 0 {
 		t.Errorf("kept %d bytes (dropped %d), starting %q", len(got), log.Dropped(), got[:min(len(got), 20)])
 	}
 }

@@ -15,9 +15,8 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/sys"
 
-	"github.com/arenabots/arena/bot"
-	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/rng"
+	"github.com/arenabots/arena/protocol"
 	"github.com/arenabots/arena/sandbox/meter"
 )
 
@@ -55,7 +54,7 @@ var DefaultLimits = Limits{
 	StartAllowance: 100_000_000,
 	Slice:          1_000_000,
 	Wall:           2000 * time.Millisecond,
-	MaxLine:        bot.MaxLine,
+	MaxLine:        protocol.MaxLine,
 }
 
 func (l Limits) withDefaults() Limits {
@@ -110,9 +109,9 @@ type Instance struct {
 	tank   *Tank
 
 	deliver chan func(left int64) []byte // the next observation, one at a time
-	answers chan bot.Reply               // the reply to the observation outstanding
+	answers chan protocol.Reply          // the reply to the observation outstanding
 	done    chan struct{}                // closed when the guest has ended and is freed
-	death   bot.Reply                    // why it ended; written before done closes
+	death   protocol.Reply               // why it ended; written before done closes
 
 	killed   atomic.Bool
 	killCh   chan struct{}
@@ -145,7 +144,7 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 		limits:  cfg.Limits.withDefaults(),
 		tank:    cfg.Tank,
 		deliver: make(chan func(int64) []byte, 1),
-		answers: make(chan bot.Reply, 1),
+		answers: make(chan protocol.Reply, 1),
 		done:    make(chan struct{}),
 		killCh:  make(chan struct{}),
 	}
@@ -268,7 +267,7 @@ func (in *Instance) startTurn(observe func(left int64) []byte) {
 }
 
 // finish answers the outstanding observation.
-func (in *Instance) finish(r bot.Reply) {
+func (in *Instance) finish(r protocol.Reply) {
 	in.outstanding = false
 	r.Fuel = in.delivered - max(in.live(), 0)
 	in.tank.Left = max(in.live(), 0)
@@ -280,17 +279,17 @@ func (in *Instance) finish(r bot.Reply) {
 
 // end records why the guest ended.
 func (in *Instance) end(err error) {
-	r := bot.Reply{Status: game.Crash}
+	r := protocol.Reply{Status: protocol.Crash}
 	var exit *sys.ExitError
 	switch {
 	case in.dry && !in.started:
-		r.Status = game.Fuel
+		r.Status = protocol.Fuel
 		r.Detail = fmt.Sprintf("spent the start-up allowance of %d fuel before reading stdin", in.limits.StartAllowance)
 	case in.dry:
-		r.Status = game.Fuel
+		r.Status = protocol.Fuel
 		r.Detail = "ran out of fuel"
 	case in.killed.Load():
-		r.Status = game.Timeout
+		r.Status = protocol.Timeout
 		r.Detail = "stopped by the host"
 	case err == nil:
 		r.Detail = "returned from _start"
@@ -318,16 +317,16 @@ func firstLine(s string) string {
 // the observation line (without its newline) given the fuel available for
 // this answer; it is called on the guest goroutine when the bot reads stdin.
 // The reply's Status is OK, Fuel, Timeout, Crash or Malformed.
-func (in *Instance) Ask(ctx context.Context, observe func(left int64) []byte) bot.Reply {
+func (in *Instance) Ask(ctx context.Context, observe func(left int64) []byte) protocol.Reply {
 	select {
 	case <-in.done:
-		return bot.Reply{Status: in.death.Status, Detail: in.death.Detail}
+		return protocol.Reply{Status: in.death.Status, Detail: in.death.Detail}
 	default:
 	}
 	select {
 	case in.deliver <- observe:
 	default:
-		return bot.Reply{Status: game.Crash, Detail: "sandbox: the previous observation was never read"}
+		return protocol.Reply{Status: protocol.Crash, Detail: "sandbox: the previous observation was never read"}
 	}
 	timer := time.NewTimer(in.limits.Wall)
 	defer timer.Stop()
@@ -343,10 +342,10 @@ func (in *Instance) Ask(ctx context.Context, observe func(left int64) []byte) bo
 		}
 	case <-timer.C:
 		in.kill()
-		return bot.Reply{Status: game.Timeout, Detail: fmt.Sprintf("no answer within the %v wall-clock backstop", in.limits.Wall)}
+		return protocol.Reply{Status: protocol.Timeout, Detail: fmt.Sprintf("no answer within the %v wall-clock backstop", in.limits.Wall)}
 	case <-ctx.Done():
 		in.kill()
-		return bot.Reply{Status: game.Timeout, Detail: fmt.Sprintf("cancelled: %v", context.Cause(ctx))}
+		return protocol.Reply{Status: protocol.Timeout, Detail: fmt.Sprintf("cancelled: %v", context.Cause(ctx))}
 	}
 }
 
@@ -399,9 +398,9 @@ func (s stdinReader) Read(p []byte) (int, error) {
 		if in.outstanding {
 			// The bot waits for input it will not get before it answers.
 			if len(in.line) > 0 || in.overflow {
-				in.finish(bot.Reply{Status: game.Malformed, Detail: "answer line not ended by a newline before the bot read stdin again"})
+				in.finish(protocol.Reply{Status: protocol.Malformed, Detail: "answer line not ended by a newline before the bot read stdin again"})
 			} else {
-				in.finish(bot.Reply{Status: game.Crash, Detail: "the bot read stdin again without answering (closed stdout?)"})
+				in.finish(protocol.Reply{Status: protocol.Crash, Detail: "the bot read stdin again without answering (closed stdout?)"})
 			}
 		}
 		select {
@@ -437,7 +436,7 @@ func (s stdoutWriter) Write(p []byte) (int, error) {
 				in.overflow = true
 				in.line = in.line[:0]
 				if in.outstanding {
-					in.finish(bot.Reply{Status: game.Malformed, Detail: fmt.Sprintf("answer line longer than %d bytes", in.limits.MaxLine)})
+					in.finish(protocol.Reply{Status: protocol.Malformed, Detail: fmt.Sprintf("answer line longer than %d bytes", in.limits.MaxLine)})
 				}
 			} else {
 				in.line = append(in.line, chunk...)
@@ -447,7 +446,7 @@ func (s stdoutWriter) Write(p []byte) (int, error) {
 			break
 		}
 		if !in.overflow && in.outstanding {
-			in.finish(bot.Reply{Status: game.OK, Line: append([]byte(nil), in.line...)})
+			in.finish(protocol.Reply{Status: protocol.OK, Line: append([]byte(nil), in.line...)})
 		}
 		in.line = in.line[:0]
 		in.overflow = false

@@ -14,6 +14,7 @@ import (
 
 	"github.com/arenabots/arena/bot"
 	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/protocol"
 	"github.com/arenabots/arena/sandbox/wasmtest"
 )
 
@@ -78,7 +79,7 @@ func supervised(mod *Module, newTank func() *Tank, log *bot.Log) *bot.Supervised
 
 type askObs struct{ in *Instance }
 
-func (a askObs) Ask(ctx context.Context, req bot.Request) bot.Reply {
+func (a askObs) Ask(ctx context.Context, req bot.Request) protocol.Reply {
 	return a.in.Ask(ctx, obsWithFuel(string(req.Observation)))
 }
 func (a askObs) Stop() { a.in.Stop() }
@@ -88,9 +89,9 @@ func protocolTank() *Tank { return &Tank{PerTurn: 5_000_000, Cap: 20_000_000} }
 func bigTank() *Tank { return &Tank{PerTurn: 2_000_000_000, Cap: 2_000_000_000} }
 
 // play sends the observations in turn and returns the replies.
-func play(t *testing.T, b bot.Bot, observations ...string) []bot.Reply {
+func play(t *testing.T, b bot.Bot, observations ...string) []protocol.Reply {
 	t.Helper()
-	var out []bot.Reply
+	var out []protocol.Reply
 	for i, o := range observations {
 		out = append(out, b.Act(context.Background(), bot.Request{Turn: i, Observation: []byte(o)}))
 	}
@@ -106,10 +107,10 @@ type probeAnswer struct {
 	Rand     uint64 `json:"rand"`
 }
 
-func decode(t *testing.T, r bot.Reply) probeAnswer {
+func decode(t *testing.T, r protocol.Reply) probeAnswer {
 	t.Helper()
 	var a probeAnswer
-	if r.Status != game.OK {
+	if r.Status != protocol.OK {
 		t.Fatalf("reply %+v, want ok", r)
 	}
 	if err := json.Unmarshal(r.Line, &a); err != nil {
@@ -118,7 +119,7 @@ func decode(t *testing.T, r bot.Reply) probeAnswer {
 	return a
 }
 
-func statuses(rs []bot.Reply) string {
+func statuses(rs []protocol.Reply) string {
 	var s []string
 	for _, r := range rs {
 		s = append(s, string(r.Status))
@@ -151,7 +152,7 @@ func TestEcho(t *testing.T) {
 // random numbers on every run; another seed gives other random numbers.
 func TestDeterministic(t *testing.T) {
 	mod := probe(t, "")
-	run := func(seed uint64) []bot.Reply {
+	run := func(seed uint64) []protocol.Reply {
 		b := bot.NewSupervised(func(ctx context.Context) (bot.Process, error) {
 			in, err := testRT.Start(ctx, mod, Config{Seed: seed, Tank: protocolTank()})
 			return askObs{in}, err
@@ -243,7 +244,7 @@ func TestCBots(t *testing.T) {
 	trivial := compileFile(t, wasmtest.CBuild(t, filepath.Join("testdata", "c", "trivial.c")))
 	rs := play(t, supervised(trivial, protocolTank, nil), repeat(`{"turn":1}`, 5)...)
 	for i, r := range rs {
-		if r.Status != game.OK || string(r.Line) != "{}" || (i >= 2 && r.Fuel != rs[2].Fuel) || r.Fuel <= 0 || r.Fuel > 20_000 {
+		if r.Status != protocol.OK || string(r.Line) != "{}" || (i >= 2 && r.Fuel != rs[2].Fuel) || r.Fuel <= 0 || r.Fuel > 20_000 {
 			t.Errorf("turn %d: %+v", i, r)
 		}
 	}
@@ -253,7 +254,7 @@ func TestCBots(t *testing.T) {
 		t.Errorf("statuses %s", got)
 	}
 	rs = play(t, supervised(search, bigTank, nil), `{}`)
-	if rs[0].Status != game.OK || string(rs[0].Line) != `{"value":0,"nodes":549946}` {
+	if rs[0].Status != protocol.OK || string(rs[0].Line) != `{"value":0,"nodes":549946}` {
 		t.Errorf("with a big tank: %+v", rs[0])
 	}
 }

@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/arenabots/arena/bot"
-	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/rng"
+	"github.com/arenabots/arena/protocol"
 )
 
 // The answer is the first line completed after delivery, whatever the
@@ -22,7 +21,7 @@ func FuzzStdoutLines(f *testing.F) {
 		if maxLine == 0 {
 			maxLine = 1
 		}
-		in := &Instance{limits: Limits{MaxLine: int(maxLine)}, tank: &Tank{}, answers: make(chan bot.Reply, 1)}
+		in := &Instance{limits: Limits{MaxLine: int(maxLine)}, tank: &Tank{}, answers: make(chan protocol.Reply, 1)}
 		in.outstanding = true
 		w := stdoutWriter{in}
 		for rest := out; len(rest) > 0; {
@@ -32,7 +31,7 @@ func FuzzStdoutLines(f *testing.F) {
 			}
 			rest = rest[n:]
 		}
-		var got *bot.Reply
+		var got *protocol.Reply
 		select {
 		case r := <-in.answers:
 			got = &r
@@ -41,11 +40,11 @@ func FuzzStdoutLines(f *testing.F) {
 		line, _, complete := bytes.Cut(out, []byte("\n"))
 		switch {
 		case len(line) > int(maxLine):
-			if got == nil || got.Status != game.Malformed {
+			if got == nil || got.Status != protocol.Malformed {
 				t.Errorf("line of %d bytes (max %d): %+v", len(line), maxLine, got)
 			}
 		case complete:
-			if got == nil || got.Status != game.OK || !bytes.Equal(got.Line, line) {
+			if got == nil || got.Status != protocol.OK || !bytes.Equal(got.Line, line) {
 				t.Errorf("line %q: %+v", line, got)
 			}
 		default:

@@ -55,10 +55,11 @@ type Standing struct {
 
 // Result is a finished tournament.
 type Result struct {
-	Game    string `json:"game"`
-	Seed    uint64 `json:"seed"`
-	Players int    `json:"players"`
-	Boards  int    `json:"boards"`
+	Game    string      `json:"game"`
+	Seed    uint64      `json:"seed"`
+	Params  game.Params `json:"params"`
+	Players int         `json:"players"`
+	Boards  int         `json:"boards"`
 	// Standings is the final order, best first: the finalists in their
 	// finals order, then everyone else in first-round order.
 	Standings []Standing `json:"standings"`
@@ -85,7 +86,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := play(ctx, cfg, one, prog); err != nil {
 		return nil, err
 	}
-	res := &Result{Game: cfg.Game.Info().ID, Seed: cfg.Seed, Players: cfg.Players, Boards: cfg.Boards}
+	res := &Result{Game: cfg.Game.Info().ID, Seed: cfg.Seed, Params: cfg.Params, Players: cfg.Players, Boards: cfg.Boards}
 	res.RoundOne = standings(cfg, entries, one)
 	res.Standings = res.RoundOne
 	if cfg.Finals > 1 {
@@ -125,6 +126,15 @@ func (cfg *Config) defaults() error {
 		}
 		seen[b] = true
 	}
+	// The game's varied settings, under the user's own.
+	params := game.Params{}
+	for k, v := range info.Varied {
+		params[k] = v
+	}
+	for k, v := range cfg.Params {
+		params[k] = v
+	}
+	cfg.Params = params
 	if cfg.Boards <= 0 {
 		cfg.Boards = 4
 	}

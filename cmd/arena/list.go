@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/arenabots/arena/games"
-	"github.com/arenabots/arena/replay"
 )
 
 type gamesCmd struct{}
@@ -44,25 +43,4 @@ func (botsCmd) Run() error {
 		}
 	}
 	return w.Flush()
-}
-
-type verifyCmd struct {
-	File string `arg:"" type:"existingfile" help:"Replay file."`
-}
-
-func (c *verifyCmd) Run() error {
-	r, err := replay.Load(c.File)
-	if err != nil {
-		return err
-	}
-	g, err := games.Lookup(r.Game)
-	if err != nil {
-		return err
-	}
-	if err := replay.Verify(r, g); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: FAILED: %v\n", c.File, err)
-		return exitError{1}
-	}
-	fmt.Printf("%s: ok, %d turns, every state hash and the result match\n", c.File, len(r.Turns))
-	return nil
 }

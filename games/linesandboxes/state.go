@@ -38,7 +38,9 @@ func (Game) Info() game.Info {
 			{Name: "board", Default: "", Doc: `pre-drawn lines, e.g. "A2-A3,A2-B2"`},
 			{Name: "predrawn", Default: "0", Doc: "random pre-drawn lines to add from the seed; -1 draws the number too"},
 		},
-		Fuel: game.FuelPolicy{PerGame: FuelPerGame},
+		Fuel:   game.FuelPolicy{PerGame: FuelPerGame},
+		Ties:   true,
+		Varied: game.Params{"rows": "0", "cols": "0", "predrawn": "-1"},
 	}
 }
 

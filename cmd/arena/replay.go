@@ -10,21 +10,48 @@ import (
 
 	"github.com/arenabots/arena/bot"
 	"github.com/arenabots/arena/bot/spec"
+	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
 )
+
+type verifyCmd struct {
+	File string `arg:"" type:"existingfile" help:"Replay file."`
+}
+
+func (c *verifyCmd) Run() error {
+	r, g, err := loadReplay(c.File)
+	if err != nil {
+		return err
+	}
+	if err := replay.Verify(r, g); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: FAILED: %v\n", c.File, err)
+		return exitError{1}
+	}
+	fmt.Printf("%s: ok, %d turns, every state hash and the result match\n", c.File, len(r.Turns))
+	return nil
+}
+
+// loadReplay reads a replay and finds its game.
+func loadReplay(path string) (*replay.Replay, game.Game, error) {
+	r, err := replay.Load(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := games.Lookup(r.Game)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, g, nil
+}
 
 type rerunCmd struct {
 	File string `arg:"" type:"existingfile" help:"Replay file."`
 }
 
 func (c *rerunCmd) Run() error {
-	r, err := replay.Load(c.File)
-	if err != nil {
-		return err
-	}
-	g, err := games.Lookup(r.Game)
+	r, g, err := loadReplay(c.File)
 	if err != nil {
 		return err
 	}
