@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -181,5 +182,52 @@ func TestReplayRerunExecBot(t *testing.T) {
 	os.WriteFile(path, edited, 0o644)
 	if _, errOut, code := arena(t, "replay", "rerun", path); code != 1 || !strings.Contains(errOut, "answered") {
 		t.Fatalf("rerun of an edited replay: exit %d: %s", code, errOut)
+	}
+}
+
+// TestEveryGame plays each game from the command line with its house bots,
+// at every player count, and verifies the replay.
+func TestEveryGame(t *testing.T) {
+	for _, tc := range []struct {
+		game string
+		bots []string
+	}{
+		{"dots-and-boxes", []string{"builtin:chains", "builtin:random"}},
+		{"lines-and-boxes", []string{"builtin:search", "builtin:greedy"}},
+		{"grid-royale", []string{"builtin:house", "builtin:harvester"}},
+		{"grid-royale", []string{"builtin:house", "builtin:harvester", "builtin:harvester", "builtin:idle"}},
+	} {
+		t.Run(fmt.Sprintf("%s/%d", tc.game, len(tc.bots)), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "r.json")
+			args := []string{"match", "--game", tc.game, "--seed", "2", "--json", "--replay", path}
+			for _, b := range tc.bots {
+				args = append(args, "--bot", b)
+			}
+			out, errOut, code := arena(t, args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var res struct {
+				Turns     int
+				Placement []int
+				Statuses  []map[string]int
+			}
+			if err := json.Unmarshal([]byte(out), &res); err != nil {
+				t.Fatal(err)
+			}
+			if res.Turns == 0 || len(res.Placement) != len(tc.bots) || len(res.Statuses) != len(tc.bots) {
+				t.Fatalf("result %s", out)
+			}
+			for seat, st := range res.Statuses {
+				for status := range st {
+					if status != "ok" && status != "ignored" {
+						t.Errorf("house bot in seat %d answered %v", seat, st)
+					}
+				}
+			}
+			if _, errOut, code := arena(t, "replay", "verify", path); code != 0 {
+				t.Fatalf("verify: %s", errOut)
+			}
+		})
 	}
 }
