@@ -16,29 +16,14 @@ import (
 	"testing"
 
 	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/internal/clitest"
 	"github.com/arenabots/arena/replay"
 )
 
 // arenaBin is the arena command, built once for all tests.
 var arenaBin string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "arena-kits-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	arenaBin = filepath.Join(dir, "arena")
-	out, err := exec.Command("go", "build", "-o", arenaBin, "../cmd/arena").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "building the arena command: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { clitest.Main(m, "../cmd/arena", &arenaBin) }
 
 // A toolchain builds a bot's source natively and for wasm.
 type toolchain struct {

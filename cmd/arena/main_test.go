@@ -9,25 +9,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arenabots/arena/internal/clitest"
 )
 
 // arenaBin is the command built once for these tests, so they run it exactly
 // as a user does.
 var arenaBin string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "arena-cli")
-	if err != nil {
-		panic(err)
-	}
-	arenaBin = filepath.Join(dir, "arena")
-	if out, err := exec.Command("go", "build", "-o", arenaBin, ".").CombinedOutput(); err != nil {
-		panic("building arena: " + err.Error() + "\n" + string(out))
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { clitest.Main(m, ".", &arenaBin) }
 
 // arena runs the command and returns stdout, stderr and the exit status.
 func arena(t *testing.T, args ...string) (string, string, int) {
