@@ -12,6 +12,8 @@ import (
 //   - while safe edges remain, it searches the parity fight for the last safe
 //     edge, valuing the position where safe edges run out by the chains and
 //     loops left on the board;
+//   - once none is left, it solves the rest exactly (endgame.go) when that
+//     fits its budget, and otherwise counts chains as follows;
 //   - when it must open something, it gives away what costs least, and hands
 //     out a two-chain by its middle edge ("hard-hearted"), so the opponent
 //     cannot decline it to keep control;
@@ -34,6 +36,11 @@ func (b *chainsBot) Act(st game.State, seat int) []byte {
 func (b *chainsBot) choose(s *State, seat int) Edge {
 	bd := s.Board
 	closing, safe, _ := bd.classify()
+	if safe == 0 {
+		if e, ok := newEndgame().bestMove(&bd); ok {
+			return e
+		}
+	}
 	switch {
 	case closing != 0:
 		return capture(&bd, closing)
@@ -88,25 +95,43 @@ func (b *Board) declineMove(e Edge) (Edge, int) {
 	return NoEdge, 0
 }
 
-// capture picks among the closing edges: plain captures first, and at the end
-// of the last chain, the choice between taking all and keeping control.
-func capture(bd *Board, closing uint64) Edge {
-	var ends []Edge
+// captureChoice picks the capture to make now: a plain one (not the end of
+// a chain or loop) if there is one, since those are always worth taking.
+// When only ends are left and they all belong to one chain or loop (a loop's
+// two ends share their decline move), it also returns the move that declines
+// its last boxes, and how many boxes that gives away. With ends of several
+// structures, it takes the one that would cost most to decline, leaving the
+// cheapest decision for last.
+func (b *Board) captureChoice(closing uint64) (take, decline Edge, given int) {
+	take, decline = NoEdge, NoEdge
+	single := true
 	for m := closing; m != 0; m &= m - 1 {
 		e := Edge(bits.TrailingZeros64(m))
-		if bd.Closes(e) == 2 {
-			return e // a double-cross: both boxes for one edge
+		d, g := b.declineMove(e)
+		if d == NoEdge || b.Closes(e) == 2 {
+			return e, NoEdge, 0
 		}
-		if d, _ := bd.declineMove(e); d == NoEdge {
-			return e
+		if take != NoEdge && d != decline {
+			single = false
 		}
-		ends = append(ends, e)
+		if take == NoEdge || g > given {
+			take, decline, given = e, d, g
+		}
 	}
-	if len(ends) > 1 {
-		return ends[0] // two chain ends at once: keep the decision for the last
+	if !single {
+		return take, NoEdge, 0
 	}
-	e := ends[0]
-	decline, given := bd.declineMove(e)
+	return take, decline, given
+}
+
+// capture decides between taking and keeping control at the end of the
+// last chain, by counting chains and loops (the fallback when the exact
+// endgame search is over its budget, and the rule while safe edges remain).
+func capture(bd *Board, closing uint64) Edge {
+	e, decline, given := bd.captureChoice(closing)
+	if decline == NoEdge {
+		return e
+	}
 	rest := *bd
 	rest.takeAll()
 	if _, safe, _ := rest.classify(); safe != 0 {
