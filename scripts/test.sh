@@ -23,8 +23,8 @@ if ! cmp -s go.mod /tmp/arena-go.mod.$$ || ! cmp -s go.sum /tmp/arena-go.sum.$$;
 fi
 rm -f /tmp/arena-go.mod.$$ /tmp/arena-go.sum.$$
 
-echo "== go test -fuzz, a few seconds per target"
-./scripts/fuzz.sh 3s
+echo "== go test -fuzz, 20000 executions per target"
+./scripts/fuzz.sh 20000x
 
 echo "== go test"
 go test -count=1 -timeout 25m ./...
