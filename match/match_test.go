@@ -114,10 +114,13 @@ func openSeat(t *testing.T, seat int, name string) (bot.Bot, bot.Identity) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Short limits keep the tests quick; a flood needs time to be a flood.
-	timeout := 300 * time.Millisecond
-	if name == "flood" {
-		timeout = 2 * time.Second
+	// Bots that hang get a short limit to keep the tests quick; every other
+	// bot gets the real one, so a loaded machine cannot turn its answers
+	// into timeouts.
+	timeout := execbot.DefaultTimeout
+	switch name {
+	case "hang", "no-read", "child-hang":
+		timeout = 300 * time.Millisecond
 	}
 	b, err := execbot.OpenWithTimeout(exe+" testbot "+name, timeout)
 	if err != nil {
