@@ -14,7 +14,7 @@ func (Game) HouseBots() []game.HouseBotInfo {
 			New: func(_ uint64, _ int) game.HouseBot { return &randomBot{} }},
 		{Name: "greedy", Doc: "takes every box it can and never draws a box's third side while a safe edge is left",
 			New: func(_ uint64, _ int) game.HouseBot { return &greedyBot{} }},
-		{Name: "chains", Doc: "counts chains: fights for control with the long chain rule, double-deals to keep it, hands out hard-hearted",
+		{Name: "chains", Doc: "counts chains: fights for the last safe edge, then solves the endgame exactly, double-dealing to keep control",
 			New: func(_ uint64, _ int) game.HouseBot { return &chainsBot{} }},
 	}
 }
