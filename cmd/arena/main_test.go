@@ -221,3 +221,23 @@ func TestEveryGame(t *testing.T) {
 		})
 	}
 }
+
+// TestBoardFromContestFile starts Lines and Boxes from a 2006 input file.
+func TestBoardFromContestFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "board.txt")
+	os.WriteFile(file, []byte("1 5 7\n1 0 60.00\n2 0 60.00\n0 A2 A3\n0 A2 B2\n0 B2 B3\n0 A3 B3\n"), 0o644)
+	path := filepath.Join(t.TempDir(), "r.json")
+	_, errOut, code := arena(t, "match", "--game", "lines-and-boxes", "--param", "board=@"+file,
+		"--bot", "builtin:greedy", "--bot", "builtin:random", "--replay", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.Contains(string(data), `"board":"A2-A3,A2-B2,B2-B3,A3-B3","cols":"7"`) {
+		t.Fatalf("the replay does not carry the file's board: %.300s", data)
+	}
+	if _, errOut, code := arena(t, "match", "--game", "lines-and-boxes", "--param", "board=@/no/such/file",
+		"--bot", "builtin:greedy", "--bot", "builtin:random"); code == 0 || !strings.Contains(errOut, "parameter board") {
+		t.Fatalf("a missing board file: exit %d, %s", code, errOut)
+	}
+}

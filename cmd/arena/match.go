@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/arenabots/arena/game"
@@ -20,7 +21,7 @@ type matchCmd struct {
 	Game   string            `required:"" help:"Game id (see 'arena games')."`
 	Seed   uint64            `default:"1" help:"Match seed: the same seed and bots give the same match."`
 	Bot    []string          `required:"" sep:"none" help:"Bot SPEC for the next seat: builtin:NAME, exec:COMMAND, wasm:PATH or potm:PATH. Repeat in seat order."`
-	Param  map[string]string `help:"Game parameter k=v (see 'arena games'). Repeatable."`
+	Param  map[string]string `help:"Game parameter k=v (see 'arena games'); k=@FILE reads the value from a file. Repeatable."`
 	Replay string            `help:"Write the replay to this file."`
 	JSON   bool              `name:"json" help:"Print one JSON object instead of the board."`
 	Logs   string            `help:"Write each bot's stderr log to DIR/seat-N.log."`
@@ -63,7 +64,11 @@ func (c *matchCmd) Run() error {
 			time.Sleep(c.Watch)
 		}
 	}}
-	played, err := runner.Play(ctx, g, c.Seed, game.Params(c.Param), c.Bot)
+	params, err := readParams(c.Param)
+	if err != nil {
+		return err
+	}
+	played, err := runner.Play(ctx, g, c.Seed, params, c.Bot)
 	if err != nil {
 		return err
 	}
@@ -91,6 +96,24 @@ func (c *matchCmd) Run() error {
 	}
 	printResult(os.Stdout, r, c.Bot)
 	return nil
+}
+
+// readParams turns --param flags into game parameters, reading every value
+// written @FILE from that file (a Lines and Boxes board as a contest input
+// file, say).
+func readParams(flags map[string]string) (game.Params, error) {
+	params := game.Params{}
+	for k, v := range flags {
+		if path, ok := strings.CutPrefix(v, "@"); ok {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return nil, fmt.Errorf("parameter %s: %w", k, err)
+			}
+			v = string(data)
+		}
+		params[k] = v
+	}
+	return params, nil
 }
 
 func printJSON(v any) error {

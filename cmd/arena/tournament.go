@@ -7,7 +7,6 @@ import (
 	"os/signal"
 	"text/tabwriter"
 
-	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/tournament"
 	"github.com/schollz/progressbar/v3"
@@ -18,7 +17,7 @@ type tournamentCmd struct {
 	Game        string            `required:"" help:"Game id (see 'arena games')."`
 	Bot         []string          `required:"" sep:"none" help:"An entry's bot SPEC. Repeat for every entry."`
 	Seed        uint64            `default:"1" help:"Tournament seed: it sets every board."`
-	Param       map[string]string `help:"Game parameter k=v for every game. Repeatable."`
+	Param       map[string]string `help:"Game parameter k=v for every game; k=@FILE reads the value from a file. Repeatable."`
 	Players     int               `help:"Seats per game (default 2 where the game allows it)."`
 	Boards      int               `default:"4" help:"Starting positions every group meets on, in every seat order."`
 	Finals      int               `help:"Send the top N entries to a finals round that decides their order."`
@@ -34,8 +33,12 @@ func (c *tournamentCmd) Run() error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	params, err := readParams(c.Param)
+	if err != nil {
+		return err
+	}
 	cfg := tournament.Config{
-		Game: g, Bots: c.Bot, Seed: c.Seed, Params: game.Params(c.Param), Players: c.Players,
+		Game: g, Bots: c.Bot, Seed: c.Seed, Params: params, Players: c.Players,
 		Boards: c.Boards, Finals: c.Finals, FinalBoards: c.FinalBoards, Parallel: c.Parallel,
 	}
 	var bar *progressbar.ProgressBar

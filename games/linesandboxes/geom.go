@@ -2,7 +2,6 @@ package linesandboxes
 
 import (
 	"fmt"
-	"math/bits"
 	"strconv"
 
 	"github.com/arenabots/arena/internal/rng"
@@ -80,9 +79,6 @@ type edgeSet [3]uint64
 
 func (e *edgeSet) has(i int) bool { return e[i>>6]&(1<<(i&63)) != 0 }
 func (e *edgeSet) add(i int)      { e[i>>6] |= 1 << (i & 63) }
-func (e *edgeSet) count() int {
-	return bits.OnesCount64(e[0]) + bits.OnesCount64(e[1]) + bits.OnesCount64(e[2])
-}
 
 // geom is everything about a board size that does not change during a game.
 // Edge indices: the horizontal edge h[r][c] is r*cols+c; the vertical edge

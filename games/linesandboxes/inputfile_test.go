@@ -1,7 +1,10 @@
 package linesandboxes
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/arenabots/arena/game"
 )
 
 // The three sample input files of the contest page.
@@ -117,4 +120,30 @@ func FuzzParseInputFile(f *testing.F) {
 		}
 		file.Replay() // must not panic, legal or not
 	})
+}
+
+// TestStartingBoardFromInputFile starts a game from the page's second sample:
+// a 5x7 board whose four 0 moves surround box A2, which belongs to nobody.
+func TestStartingBoardFromInputFile(t *testing.T) {
+	file := sample2
+	s, err := NewState(1, game.Params{"board": file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Params()
+	if p["rows"] != "5" || p["cols"] != "7" || len(strings.Split(p["board"], ",")) != 4 {
+		t.Fatalf("params %v", p)
+	}
+	for _, bad := range []struct {
+		params game.Params
+		want   string
+	}{
+		{game.Params{"board": file, "rows": "6"}, "for 5x7 boxes"},
+		{game.Params{"board": "1 3 3\n1 0 60.00\n2 0 60.00\n1 A1 B1\n"}, "takes only 0 moves"},
+		{game.Params{"board": "1 3 3\n1 0 60.00\n"}, "at least 3 lines"},
+	} {
+		if _, err := NewState(1, bad.params); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: error %v, want %q", bad.params["board"], err, bad.want)
+		}
+	}
 }

@@ -71,6 +71,27 @@ func (Game) New(cfg game.Config) (game.State, error) {
 	return NewState(cfg.Seed, cfg.Params)
 }
 
+// boardFromInputFile reads a starting board given as a contest input file
+// (the board parameter holds the file's text): its size and its 0 moves.
+// Explicit rows and cols must agree with the file.
+func boardFromInputFile(p game.Params, rows, cols int) (int, int, []Segment, error) {
+	f, err := ParseInputFile([]byte(p["board"]))
+	if err != nil {
+		return 0, 0, nil, fmt.Errorf("parameter board: %w", err)
+	}
+	if (p["rows"] != "" && rows != f.Rows) || (p["cols"] != "" && cols != f.Cols) {
+		return 0, 0, nil, fmt.Errorf("parameter board: the input file is for %dx%d boxes, but rows=%d cols=%d", f.Rows, f.Cols, rows, cols)
+	}
+	var segs []Segment
+	for i, m := range f.Moves {
+		if m.Player != 0 {
+			return 0, 0, nil, fmt.Errorf("parameter board: move %d of the input file is player %d's; a starting board takes only 0 moves", i+1, m.Player)
+		}
+		segs = append(segs, m.Seg)
+	}
+	return f.Rows, f.Cols, segs, nil
+}
+
 // NewState is New with the concrete type.
 func NewState(seed uint64, p game.Params) (*State, error) {
 	if err := p.CheckKnown("rows", "cols", "board", "predrawn"); err != nil {
@@ -88,6 +109,15 @@ func NewState(seed uint64, p game.Params) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
+	var segs []Segment
+	if strings.Contains(p["board"], "\n") {
+		rows, cols, segs, err = boardFromInputFile(p, rows, cols)
+	} else {
+		segs, err = ParseSegments(p["board"])
+	}
+	if err != nil {
+		return nil, err
+	}
 	src := rng.New(rng.Mix(seed, 0x1b0a))
 	if rows == 0 {
 		rows = MinSize + src.Intn(MaxSize-MinSize+1)
@@ -96,10 +126,6 @@ func NewState(seed uint64, p game.Params) (*State, error) {
 		cols = MinSize + src.Intn(MaxSize-MinSize+1)
 	}
 	s, err := newEmpty(rows, cols)
-	if err != nil {
-		return nil, err
-	}
-	segs, err := ParseSegments(p["board"])
 	if err != nil {
 		return nil, err
 	}
