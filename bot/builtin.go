@@ -32,3 +32,7 @@ func (h *house) Act(_ context.Context, req Request) Reply {
 }
 
 func (h *house) Close() []byte { return nil }
+
+// StateOnly tells the runner that this bot reads Request.State, not the
+// observation, so the JSON need not be written for it.
+func (h *house) StateOnly() bool { return true }

@@ -62,9 +62,6 @@ func (s *Supervised) Act(ctx context.Context, req Request) Reply {
 	return r
 }
 
-// Failures counts the failed answers so far.
-func (s *Supervised) Failures() int { return s.failures }
-
 // Close stops the running instance and returns the kept log.
 func (s *Supervised) Close() []byte {
 	if s.cur != nil {

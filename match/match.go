@@ -6,6 +6,7 @@ package match
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/arenabots/arena/bot"
@@ -66,7 +67,7 @@ func (rn Runner) Run(ctx context.Context, g game.Game, cfg game.Config, bots []b
 		verdicts := st.Apply(answers)
 		turn := replay.Turn{Turn: len(r.Turns) + 1}
 		for seat := range verdicts {
-			wasAsked := contains(asked, seat)
+			wasAsked := slices.Contains(asked, seat)
 			if !wasAsked && verdicts[seat].Action == nil {
 				continue
 			}
@@ -91,12 +92,19 @@ func (rn Runner) Run(ctx context.Context, g game.Game, cfg game.Config, bots []b
 	return r, nil
 }
 
+// stateOnly is a bot that reads the typed state (a house bot): writing its
+// JSON observation would be wasted work on the hot path of every match.
+type stateOnly interface{ StateOnly() bool }
+
 // ask puts this turn's question to every asked seat at once and waits for
 // all answers. Each bot enforces its own limits, so this always returns.
 func ask(ctx context.Context, st game.State, bots []bot.Bot, asked []int, replies []bot.Reply) {
 	var wg sync.WaitGroup
 	for i, seat := range asked {
-		req := bot.Request{Turn: st.Turn(), Observation: st.AppendObservation(nil, seat), State: st}
+		req := bot.Request{Turn: st.Turn(), State: st}
+		if so, ok := bots[seat].(stateOnly); !ok || !so.StateOnly() {
+			req.Observation = st.AppendObservation(nil, seat)
+		}
 		if i == len(asked)-1 {
 			replies[seat] = bots[seat].Act(ctx, req) // the last one on this goroutine
 			break
@@ -130,13 +138,4 @@ func record(rep bot.Reply, v game.Verdict, asked bool) replay.Seat {
 	}
 	s.Answer = string(line)
 	return s
-}
-
-func contains(seats []int, seat int) bool {
-	for _, s := range seats {
-		if s == seat {
-			return true
-		}
-	}
-	return false
 }

@@ -77,7 +77,6 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		entries[i] = i
 	}
 	one := schedule(cfg, entries, cfg.Boards, 0)
-	var final []job
 	total := len(one)
 	if cfg.Finals > 1 {
 		total += countGames(cfg.Finals, cfg.Players, cfg.FinalBoards)
@@ -95,7 +94,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			finalists[i] = indexOf(cfg.Bots, res.RoundOne[i].Bot)
 		}
 		sort.Ints(finalists)
-		final = schedule(cfg, finalists, cfg.FinalBoards, 1)
+		final := schedule(cfg, finalists, cfg.FinalBoards, 1)
 		if err := play(ctx, cfg, final, prog); err != nil {
 			return nil, err
 		}

@@ -309,9 +309,6 @@ func (l *loony) value(comps []component) int {
 	}
 	best := 0
 	for i := range comps {
-		if i > 0 && comps[i].kind == comps[i-1].kind && comps[i].size == comps[i-1].size {
-			continue
-		}
 		rest := append(append([]component(nil), comps[:i]...), comps[i+1:]...)
 		if v := l.open(comps[i], l.value(rest)); i == 0 || v > best {
 			best = v
