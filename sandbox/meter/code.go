@@ -1,5 +1,7 @@
 package meter
 
+import "fmt"
+
 // Opcode classes: how the pass treats each one-byte opcode.
 const (
 	opInvalid   = iota
@@ -97,14 +99,20 @@ const (
 	opcodeI64Sub       = 0x7d
 	opcodeI64ShrU      = 0x88
 	opcodeI64ExtendU   = 0xad
+	opcodeI64Mul       = 0x7e
+	opcodeI32Const     = 0x41
+	opcodeI32LtU       = 0x49
+	opcodeSelect       = 0x1b
+	opcodeI64Add       = 0x7c
 	opcodeRefFunc      = 0xd2
 	blockTypeEmpty     = 0x40
 	log2BulkBytesUnit  = 6 // BulkBytesPerUnit == 1 << 6
 )
 
-// maxMeteredCode bounds the instrumented code section, so that a module of
-// nothing but tiny calls cannot make the host allocate ten times its size.
-const maxMeteredCode = 4 * MaxModuleSize
+// maxMeteredCode bounds the instrumented code section, which is what
+// wazero compiles, so that a module of nothing but tiny segments cannot make
+// the compiler's input many times the limit on the code section.
+const maxMeteredCode = 4 * MaxCodeSection
 
 // checkKind says which tank check starts a segment.
 type checkKind uint8
@@ -148,17 +156,26 @@ type bodyRewriter struct {
 
 // codeSection instruments every function body.
 func (m *rewriter) codeSection(r *reader) {
+	m.doneCode = true
+	if len(r.b) > MaxCodeSection {
+		overLimit(r, "the size of the code section (bytes)", uint64(len(r.b)), MaxCodeSection)
+		return
+	}
 	n := r.count()
 	if defined := len(m.funcs) - int(m.funcImports); n != defined {
 		r.fail("the code section has %d function bodies for %d functions", n, defined)
 		return
 	}
 	c := make([]byte, 0, len(r.b)+len(r.b)/2)
-	c = appendU32(c, uint32(n))
+	c = appendU32(c, uint32(n+1))
 	b := &m.body
 	b.m = m
 	for i := 0; i < n && r.err == nil; i++ {
 		size := r.u32()
+		if size > MaxFunctionBody {
+			overLimit(r, fmt.Sprintf("the size of the body of function %d (bytes)", m.funcImports+uint32(i)), uint64(size), MaxFunctionBody)
+			return
+		}
 		start := r.pos
 		body := r.bytes(int(size))
 		if r.err != nil {
@@ -170,9 +187,8 @@ func (m *rewriter) codeSection(r *reader) {
 			r.err = b.r.err
 			return
 		}
-
 	}
-	m.emit(secCode, c)
+	m.emit(secCode, append(c, m.checkBody()...))
 }
 
 // function instruments the body of function fn and appends it to c.
@@ -186,8 +202,8 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 		b.locals += uint64(r.u32())
 		m.checkValueType(r, r.byte())
 	}
-	if b.locals >= 1<<32-2 {
-		r.fail("function %d has too many locals", fn)
+	if b.locals > MaxLocals {
+		overLimit(r, fmt.Sprintf("the number of locals of function %d (parameters included)", fn), b.locals, MaxLocals)
 	}
 	localsEnd := r.pos
 	b.fuel, b.tmp = uint32(b.locals), uint32(b.locals+1)
@@ -205,6 +221,39 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 	c = append(c, groupBytes...)
 	c = append(c, 1, typeI64, 1, typeI32)
 	return append(c, b.code...)
+}
+
+// checkBody is the body of the function every check calls when the counter
+// is below zero (type (i64) -> i64): it stores the counter in the global,
+// asks the host for the next slice (or to be stopped), and returns the
+// new counter, also stored in the global. Keeping this out of line keeps
+// the check at every segment small.
+func (m *rewriter) checkBody() []byte {
+	c := []byte{0} // no locals
+	c = append(c, opcodeLocalGet, 0, opcodeGlobalSet)
+	c = appendU32(c, m.globals)
+	c = append(c, opcodeLocalGet, 0, opcodeCall)
+	c = appendU32(c, m.funcImports)
+	c = append(c, opcodeLocalTee, 0, opcodeGlobalSet)
+	c = appendU32(c, m.globals)
+	c = append(c, opcodeLocalGet, 0, opcodeEnd)
+	return append(appendU32(nil, uint32(len(c))), c...)
+}
+
+// checkFunc is the index of the function of checkBody: after every
+// function of the input, in the index space shifted by the new import.
+func (m *rewriter) checkFunc() uint32 { return uint32(len(m.funcs)) + 1 }
+
+// appendCheck appends: if fuel < 0 { fuel = check(fuel) }, the fuel's
+// value being on the stack already.
+func (b *bodyRewriter) appendCheck(c []byte) []byte {
+	c = append(c, opcodeI64Const, 0, opcodeI64LtS, opcodeIf, blockTypeEmpty, opcodeLocalGet)
+	c = appendU32(c, b.fuel)
+	c = append(c, opcodeCall)
+	c = appendU32(c, b.m.checkFunc())
+	c = append(c, opcodeLocalSet)
+	c = appendU32(c, b.fuel)
+	return append(c, opcodeEnd)
 }
 
 // syncIn loads the counter from the global into the local.
@@ -273,6 +322,9 @@ func (b *bodyRewriter) instructions() {
 		case opMemIndex:
 			b.count++
 			b.memoryIndex()
+			if op == 0x40 { // memory.grow: per page asked for
+				b.chargeCount(start, MaxMemoryPages, PagePrice, 0)
+			}
 		case opI32Const:
 			b.count++
 			r.signed(32)
@@ -299,10 +351,10 @@ func (b *bodyRewriter) instructions() {
 			b.withFuncIndex(op)
 		case opBlock:
 			b.blockType()
-			b.depth++
+			b.nest()
 		case opLoop:
 			b.blockType()
-			b.depth++
+			b.nest()
 			if b.count == 0 {
 				b.check = noCheck // the loop header's check follows at once
 			}
@@ -311,7 +363,7 @@ func (b *bodyRewriter) instructions() {
 		case opIf:
 			b.count++
 			b.blockType()
-			b.depth++
+			b.nest()
 			b.endSegment()
 		case opElse:
 			b.structural(start)
@@ -336,7 +388,11 @@ func (b *bodyRewriter) instructions() {
 		case opBrTable:
 			b.count++
 			leaves := false
-			for n := r.count(); n >= 0 && r.err == nil; n-- {
+			n := r.count()
+			if n > MaxBrTableTargets {
+				overLimit(r, "the number of targets of a br_table", uint64(n), MaxBrTableTargets)
+			}
+			for ; n >= 0 && r.err == nil; n-- {
 				leaves = b.leavesFunction(r.u32()) || leaves
 			}
 			if leaves {
@@ -383,6 +439,14 @@ func (b *bodyRewriter) instructions() {
 	}
 }
 
+// nest opens a block, loop or if.
+func (b *bodyRewriter) nest() {
+	b.depth++
+	if b.depth-1 > MaxNesting {
+		overLimit(&b.r, "the nesting depth of blocks, loops and ifs", uint64(b.depth-1), MaxNesting)
+	}
+}
+
 // leavesFunction tells whether a branch to label returns from the function.
 func (b *bodyRewriter) leavesFunction(label uint32) bool {
 	return int64(label) == int64(b.depth)-1
@@ -412,34 +476,23 @@ func (b *bodyRewriter) flush(end int) {
 }
 
 // endSegment closes the current segment after the instruction just read:
-// charge, optional check, then the segment's code.
+// its charge, the check of the tank, then the segment's code. Every segment
+// is checked before it runs, so a bot never runs an instruction it cannot
+// pay for (cost model 2; the check is one compare and a branch not taken).
 func (b *bodyRewriter) endSegment() {
 	b.flush(b.r.pos)
 	c := b.code
-	if b.count > 0 {
-		// fuel -= count
+	if b.count > 0 || b.check != noCheck {
 		c = append(c, opcodeLocalGet)
 		c = appendU32(c, b.fuel)
-		c = append(c, opcodeI64Const)
-		c = appendS64(c, b.count)
-		c = append(c, opcodeI64Sub, opcodeLocalSet)
-		c = appendU32(c, b.fuel)
-	}
-	if b.check != noCheck {
-		// if fuel < 0 { global = fuel; fuel = refill(fuel); global = fuel }
-		c = append(c, opcodeLocalGet)
-		c = appendU32(c, b.fuel)
-		c = append(c, opcodeI64Const, 0, opcodeI64LtS, opcodeIf, blockTypeEmpty)
-		c = b.syncOut(c)
-		c = append(c, opcodeLocalGet)
-		c = appendU32(c, b.fuel)
-		c = append(c, opcodeCall)
-		c = appendU32(c, b.m.funcImports)
-		c = append(c, opcodeLocalTee)
-		c = appendU32(c, b.fuel)
-		c = append(c, opcodeGlobalSet)
-		c = appendU32(c, b.m.globals)
-		c = append(c, opcodeEnd)
+		if b.count > 0 {
+			// fuel -= count
+			c = append(c, opcodeI64Const)
+			c = appendS64(c, b.count)
+			c = append(c, opcodeI64Sub, opcodeLocalTee)
+			c = appendU32(c, b.fuel)
+		}
+		c = b.appendCheck(c)
 		if b.check == loopCheck {
 			c = b.syncOut(c) // global = fuel, so a trap leaves it nearly exact
 		}
@@ -448,7 +501,7 @@ func (b *bodyRewriter) endSegment() {
 	b.code = append(b.code, b.seg...)
 	b.seg = b.seg[:0]
 	if len(b.code) > b.room {
-		b.r.refuse("the module's code grows past %d MiB when metered (compilers' output grows by about a third): it is made of an unusual number of branches and calls", maxMeteredCode>>20)
+		b.r.refuse("the module's code grows past %d MiB when metered (compilers' output grows by about a half): it is made of an unusual number of branches and calls", maxMeteredCode>>20)
 	}
 	b.count, b.check = 0, noCheck
 }
@@ -495,6 +548,8 @@ func (b *bodyRewriter) memoryIndex() {
 }
 
 // misc handles the 0xfc prefix: saturating conversions, bulk memory, tables.
+// Every operation whose size is an operand is charged by that size before
+// it runs: the size is on top of the stack in each of them.
 func (b *bodyRewriter) misc(start int) {
 	r := &b.r
 	switch sub := r.u32(); {
@@ -510,20 +565,38 @@ func (b *bodyRewriter) misc(start int) {
 	case sub == 11: // memory.fill
 		b.memoryIndex()
 		b.chargeBulk(start)
-	case sub == 9, sub == 13, sub >= 15 && sub <= 17: // data.drop, elem.drop, table.grow/size/fill
+	case sub == 9, sub == 13, sub == 16: // data.drop, elem.drop, table.size
 		r.u32()
+	case sub == 15, sub == 17: // table.grow, table.fill
+		r.u32()
+		b.chargeCount(start, MaxTableElements, TableElementPrice, 0)
 	case sub == 12, sub == 14: // table.init, table.copy
 		r.u32()
 		r.u32()
+		b.chargeCount(start, MaxTableElements, TableElementPrice, 0)
 	default:
 		r.fail("unknown opcode 0xfc %d", sub)
 	}
 }
 
 // chargeBulk charges the length operand of the bulk memory instruction at
-// start (the top of the stack, an i32) divided by 64, at run time:
-// local.tee tmp; fuel -= i64(tmp) >> 6.
+// start: one unit per BulkBytesPerUnit bytes.
 func (b *bodyRewriter) chargeBulk(start int) {
+	b.chargeCount(start, MemoryCap, 1, log2BulkBytesUnit)
+}
+
+// chargeCount charges, at run time, the i32 on top of the stack before the
+// instruction at start, as an unsigned count: min(n, clamp) * price >> shift,
+// then checks the tank, so the instruction runs only when it is paid for.
+// The clamp is the most that can succeed (a larger request fails or traps
+// without doing the work), so a bogus size cannot cost more than a real one.
+//
+//	local.tee tmp
+//	local.get fuel
+//	(select (local.get tmp) (i32.const clamp) (i32.lt_u (local.get tmp) (i32.const clamp)))
+//	i64.extend_i32_u; i64.const price; i64.mul; i64.const shift; i64.shr_u
+//	i64.sub; local.tee fuel; check
+func (b *bodyRewriter) chargeCount(start int, clamp, price int64, shift byte) {
 	if b.r.err != nil {
 		return
 	}
@@ -534,8 +607,24 @@ func (b *bodyRewriter) chargeBulk(start int) {
 	s = appendU32(s, b.fuel)
 	s = append(s, opcodeLocalGet)
 	s = appendU32(s, b.tmp)
-	s = append(s, opcodeI64ExtendU, opcodeI64Const, log2BulkBytesUnit, opcodeI64ShrU, opcodeI64Sub, opcodeLocalSet)
-	b.seg = appendU32(s, b.fuel)
+	s = append(s, opcodeI32Const)
+	s = appendS64(s, int64(int32(uint32(clamp))))
+	s = append(s, opcodeLocalGet)
+	s = appendU32(s, b.tmp)
+	s = append(s, opcodeI32Const)
+	s = appendS64(s, int64(int32(uint32(clamp))))
+	s = append(s, opcodeI32LtU, opcodeSelect, opcodeI64ExtendU)
+	if price != 1 {
+		s = append(s, opcodeI64Const)
+		s = appendS64(s, price)
+		s = append(s, opcodeI64Mul)
+	}
+	if shift != 0 {
+		s = append(s, opcodeI64Const, shift, opcodeI64ShrU)
+	}
+	s = append(s, opcodeI64Sub, opcodeLocalTee)
+	s = appendU32(s, b.fuel)
+	b.seg = b.appendCheck(s)
 }
 
 // simd decodes the immediates of the 0xfd prefix; every SIMD instruction
