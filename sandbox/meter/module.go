@@ -81,7 +81,7 @@ type rewriter struct {
 	// fixed width, and is written once the data section is known.
 	initAt                        int
 	memPages, tableElems, dataLen uint64
-	body       bodyRewriter
+	body                          bodyRewriter
 }
 
 // instrument reads the whole module and returns the instrumented one and

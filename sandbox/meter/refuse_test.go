@@ -155,7 +155,7 @@ func TestInputUnchanged(t *testing.T) {
 // A module made of nothing but calls grows a lot when metered; past a bound
 // it is refused instead of taking host memory.
 func TestRefusesCodeThatGrowsTooMuch(t *testing.T) {
-	const calls = 3 << 20 // 2 bytes each in, about 30 out
+	const calls = 3 << 20   // 2 bytes each in, about 30 out
 	const perFunc = 200_000 // 400 KB a body, under MaxFunctionBody
 	var bodies [][]byte
 	for i := 0; i < calls/perFunc; i++ {
