@@ -20,13 +20,15 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/arenabots/arena/sandbox/meter"
 )
 
-// DefaultMemoryLimit is the cap on a bot's linear memory (bot-protocol.md).
-const DefaultMemoryLimit = 256 << 20
+// DefaultMemoryLimit is the cap on a bot's linear memory and tables together
+// (bot-protocol.md).
+const DefaultMemoryLimit = meter.MemoryCap
 
 // The host module every bot may import from, and its one function.
 const (
@@ -74,8 +76,10 @@ func NewRuntime(ctx context.Context, opt Options) (*Runtime, error) {
 	if limit == 0 {
 		limit = DefaultMemoryLimit
 	}
-	pages := limit / wasmPageSize
-	if pages == 0 || pages > 65536 {
+	// Tables take their share of the cap first (the meter bounds them).
+	const tablePages = meter.MaxTableElements * meter.TableElementBytes / wasmPageSize
+	pages := int64(limit/wasmPageSize) - tablePages
+	if pages <= 0 || pages > 65536 {
 		return nil, fmt.Errorf("sandbox: memory limit %d bytes out of range", limit)
 	}
 	cfg := wazero.NewRuntimeConfigCompiler().
@@ -99,7 +103,8 @@ func NewRuntime(ctx context.Context, opt Options) (*Runtime, error) {
 		cfg = cfg.WithCompilationCache(cache)
 	}
 	r.wz = wazero.NewRuntimeWithConfig(ctx, cfg)
-	if _, err := wasi_snapshot_preview1.Instantiate(ctx, r.wz); err != nil {
+	// The WASI functions charge fuel by their arguments (hostcost.go).
+	if _, err := wasi_snapshot_preview1.Instantiate(experimental.WithFunctionListenerFactory(ctx, hostCharger{}), r.wz); err != nil {
 		r.Close(ctx)
 		return nil, fmt.Errorf("sandbox: WASI: %w", err)
 	}
