@@ -114,6 +114,17 @@ const (
 // the compiler's input many times the limit on the code section.
 const maxMeteredCode = 4 * MaxCodeSection
 
+// checkEvery bounds the units that can run between two checks of the tank:
+// a bot can never run more than this many instructions past an empty tank.
+const checkEvery = 1000
+
+// frame is an open block, loop or if, for the placement of checks.
+type frame struct {
+	loop, isIf, hasElse bool
+	start               int64 // acc where an if began (the path around it)
+	end                 int64 // the most acc of the paths that reach its end
+}
+
 // checkKind says which tank check starts a segment.
 type checkKind uint8
 
@@ -148,6 +159,16 @@ type bodyRewriter struct {
 	count  int64     // units charged for the current segment
 	check  checkKind // the check that starts the current segment
 	depth  int       // open blocks, the function's own included
+
+	// Checks are placed so that at most checkEvery units run between one
+	// and the next on any path (see endSegment). acc is the most units
+	// charged since the last check on any path reaching this point; frames
+	// follow the open blocks to merge acc where paths join.
+	acc     int64
+	frames  []frame
+	labels  []uint32
+	must    bool // the current segment must be checked
+	checked bool // the current segment has a check inside (chargeCount)
 	locals uint64
 	fuel   uint32 // the local holding the counter (i64)
 	tmp    uint32 // the scratch local of bulk memory charges (i32)
@@ -209,6 +230,8 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 	b.fuel, b.tmp = uint32(b.locals), uint32(b.locals+1)
 	b.code, b.seg = b.code[:0], b.seg[:0]
 	b.raw, b.count, b.check, b.depth = r.pos, 0, entryCheck, 1
+	b.acc, b.must, b.checked = 0, false, false
+	b.frames = append(b.frames[:0], frame{})
 	b.code = b.syncIn(b.code)
 	b.instructions()
 	if r.err != nil {
@@ -352,6 +375,7 @@ func (b *bodyRewriter) instructions() {
 		case opBlock:
 			b.blockType()
 			b.nest()
+			b.frames = append(b.frames, frame{})
 		case opLoop:
 			b.blockType()
 			b.nest()
@@ -359,20 +383,37 @@ func (b *bodyRewriter) instructions() {
 				b.check = noCheck // the loop header's check follows at once
 			}
 			b.structural(start)
+			b.frames = append(b.frames, frame{loop: true})
 			b.check = loopCheck
 		case opIf:
 			b.count++
 			b.blockType()
 			b.nest()
 			b.endSegment()
+			b.frames = append(b.frames, frame{isIf: true, start: b.acc})
 		case opElse:
 			b.structural(start)
+			if f := &b.frames[len(b.frames)-1]; f.isIf && !f.hasElse {
+				f.end = max(f.end, b.acc)
+				b.acc, f.hasElse = f.start, true
+			} else {
+				r.fail("else without if")
+			}
 		case opEnd:
 			b.depth--
 			if b.depth == 0 {
 				b.syncOutBefore(start)
+				b.must = true // the caller goes on from a checked tank
 			}
 			b.structural(start)
+			f := b.frames[len(b.frames)-1]
+			b.frames = b.frames[:len(b.frames)-1]
+			if f.isIf && !f.hasElse {
+				f.end = max(f.end, f.start)
+			}
+			if !f.loop {
+				b.acc = max(b.acc, f.end)
+			}
 			if b.depth == 0 {
 				if !r.done() {
 					r.fail("code after the final end of a function body")
@@ -381,10 +422,16 @@ func (b *bodyRewriter) instructions() {
 			}
 		case opBr:
 			b.count++
-			if label := r.u32(); b.leavesFunction(label) {
+			label := r.u32()
+			if b.leavesFunction(label) {
 				b.syncOutBefore(start)
+				b.must = true
 			}
 			b.endSegment()
+			b.branch(label)
+			if op == 0x0c { // br: nothing follows on this path
+				b.acc = 0
+			}
 		case opBrTable:
 			b.count++
 			leaves := false
@@ -392,22 +439,37 @@ func (b *bodyRewriter) instructions() {
 			if n > MaxBrTableTargets {
 				overLimit(r, "the number of targets of a br_table", uint64(n), MaxBrTableTargets)
 			}
+			b.labels = b.labels[:0]
 			for ; n >= 0 && r.err == nil; n-- {
-				leaves = b.leavesFunction(r.u32()) || leaves
+				l := r.u32()
+				b.labels = append(b.labels, l)
+				leaves = b.leavesFunction(l) || leaves
 			}
 			if leaves {
 				b.syncOutBefore(start)
+				b.must = true
 			}
 			b.endSegment()
+			for _, l := range b.labels {
+				b.branch(l)
+			}
+			b.acc = 0
 		case opEndsFlow:
 			b.count++
 			if op == opcodeReturn {
 				b.syncOutBefore(start)
+				b.must = true
 			}
 			b.endSegment()
+			b.acc = 0
 		case opCall:
 			b.count++
 			b.syncOutBefore(start)
+			save := r.pos
+			if idx := r.u32(); idx < m.funcImports {
+				b.must = true // a host call: the host sees a checked tank
+			}
+			r.pos = save
 			b.withFuncIndex(op)
 			b.endCall(op)
 		case opCallIndir:
@@ -417,6 +479,7 @@ func (b *bodyRewriter) instructions() {
 			}
 			r.u32()
 			b.syncOutBefore(start)
+			b.must = true // the callee may be a host function
 			b.endCall(op)
 		case opMisc:
 			b.count++
@@ -447,6 +510,17 @@ func (b *bodyRewriter) nest() {
 	}
 }
 
+// branch records a branch to label from the end of the current segment.
+func (b *bodyRewriter) branch(label uint32) {
+	if int64(label) >= int64(len(b.frames)) {
+		b.r.fail("branch to label %d, which does not exist", label)
+		return
+	}
+	if f := &b.frames[len(b.frames)-1-int(label)]; !f.loop {
+		f.end = max(f.end, b.acc)
+	}
+}
+
 // leavesFunction tells whether a branch to label returns from the function.
 func (b *bodyRewriter) leavesFunction(label uint32) bool {
 	return int64(label) == int64(b.depth)-1
@@ -456,6 +530,9 @@ func (b *bodyRewriter) leavesFunction(label uint32) bool {
 // after a tail call), the counter it leaves in the global is read back.
 func (b *bodyRewriter) endCall(op byte) {
 	b.endSegment()
+	// A callee checks the tank at its entry and before it returns, so when
+	// it returns everything charged so far has been checked.
+	b.acc = 0
 	if op == opcodeCall || op == opcodeCallIndirect {
 		b.code = b.syncIn(b.code)
 	}
@@ -476,34 +553,58 @@ func (b *bodyRewriter) flush(end int) {
 }
 
 // endSegment closes the current segment after the instruction just read:
-// its charge, the check of the tank, then the segment's code. Every segment
-// is checked before it runs, so a bot never runs an instruction it cannot
-// pay for (cost model 2; the check is one compare and a branch not taken).
+// its charge, the check of the tank when one is due, then the segment's code.
+//
+// A segment is charged before it runs. It is checked too (one compare and a
+// branch not taken) at function entry and loop headers, before it returns
+// or calls the host (so an answer written by the host, and every caller,
+// goes on from a tank that covered everything so far), and wherever
+// otherwise more than checkEvery units could have been charged since the
+// last check on some path. So a turn can run at most checkEvery
+// instructions past an empty tank, and never a host call or a bulk
+// operation (chargeCount checks before those). Checking every segment
+// would make wazero's compile time of a Go bot twice as long.
 func (b *bodyRewriter) endSegment() {
 	b.flush(b.r.pos)
 	c := b.code
+	acc := b.acc + b.count
 	if b.count > 0 || b.check != noCheck {
-		c = append(c, opcodeLocalGet)
-		c = appendU32(c, b.fuel)
-		if b.count > 0 {
+		if b.check != noCheck || b.must || acc > checkEvery {
+			c = append(c, opcodeLocalGet)
+			c = appendU32(c, b.fuel)
+			if b.count > 0 {
+				// fuel -= count
+				c = append(c, opcodeI64Const)
+				c = appendS64(c, b.count)
+				c = append(c, opcodeI64Sub, opcodeLocalTee)
+				c = appendU32(c, b.fuel)
+			}
+			c = b.appendCheck(c)
+			if b.check == loopCheck {
+				c = b.syncOut(c) // global = fuel, so a trap leaves it nearly exact
+			}
+			acc = 0
+		} else {
 			// fuel -= count
+			c = append(c, opcodeLocalGet)
+			c = appendU32(c, b.fuel)
 			c = append(c, opcodeI64Const)
 			c = appendS64(c, b.count)
-			c = append(c, opcodeI64Sub, opcodeLocalTee)
+			c = append(c, opcodeI64Sub, opcodeLocalSet)
 			c = appendU32(c, b.fuel)
 		}
-		c = b.appendCheck(c)
-		if b.check == loopCheck {
-			c = b.syncOut(c) // global = fuel, so a trap leaves it nearly exact
-		}
 	}
+	if b.checked {
+		acc = 0
+	}
+	b.acc = acc
 	b.code = c
 	b.code = append(b.code, b.seg...)
 	b.seg = b.seg[:0]
 	if len(b.code) > b.room {
 		b.r.refuse("the module's code grows past %d MiB when metered (compilers' output grows by about a half): it is made of an unusual number of branches and calls", maxMeteredCode>>20)
 	}
-	b.count, b.check = 0, noCheck
+	b.count, b.check, b.must, b.checked = 0, noCheck, false, false
 }
 
 // structural handles block structure that is a branch target or a fork
@@ -625,6 +726,7 @@ func (b *bodyRewriter) chargeCount(start int, clamp, price int64, shift byte) {
 	s = append(s, opcodeI64Sub, opcodeLocalTee)
 	s = appendU32(s, b.fuel)
 	b.seg = b.appendCheck(s)
+	b.checked = true
 }
 
 // simd decodes the immediates of the 0xfd prefix; every SIMD instruction
