@@ -151,14 +151,14 @@ const (
 // at loop headers (so a trap leaves the global behind by at most the code
 // since the last loop header or call) and wherever the function returns.
 type bodyRewriter struct {
-	m      *rewriter
-	r      reader
-	code   []byte // the function's instrumented code so far
-	seg    []byte // the current segment's instructions
-	raw    int
-	count  int64     // units charged for the current segment
-	check  checkKind // the check that starts the current segment
-	depth  int       // open blocks, the function's own included
+	m     *rewriter
+	r     reader
+	code  []byte // the function's instrumented code so far
+	seg   []byte // the current segment's instructions
+	raw   int
+	count int64     // units charged for the current segment
+	check checkKind // the check that starts the current segment
+	depth int       // open blocks, the function's own included
 
 	// Checks are placed so that at most checkEvery units run between one
 	// and the next on any path (see endSegment). acc is the most units
@@ -169,10 +169,10 @@ type bodyRewriter struct {
 	labels  []uint32
 	must    bool // the current segment must be checked
 	checked bool // the current segment has a check inside (chargeCount)
-	locals uint64
-	fuel   uint32 // the local holding the counter (i64)
-	tmp    uint32 // the scratch local of bulk memory charges (i32)
-	room   int    // how large the function's code may grow
+	locals  uint64
+	fuel    uint32 // the local holding the counter (i64)
+	tmp     uint32 // the scratch local of bulk memory charges (i32)
+	room    int    // how large the function's code may grow
 }
 
 // codeSection instruments every function body.
