@@ -26,6 +26,9 @@ type wasiCost struct {
 	iovecs [2]int
 	hasIov bool
 	subs   int // index of poll_oneoff's subscription count; -1 if none
+	// perUnit: bytes per unit of the byte buffers, when not
+	// meter.HostBytesPerUnit (random_get makes its bytes one word at a time).
+	perUnit uint64
 	// read: fd_read, whose bytes from stdin are charged as they are copied
 	// (stdinReader.Read), when the turn they belong to has begun.
 	read bool
@@ -40,7 +43,7 @@ var wasiCosts = map[string]wasiCost{
 	"fd_pwrite":               {iovecs: [2]int{1, 2}, hasIov: true, subs: -1},
 	"sock_recv":               {iovecs: [2]int{1, 2}, hasIov: true, subs: -1},
 	"sock_send":               {iovecs: [2]int{1, 2}, hasIov: true, subs: -1},
-	"random_get":              {bytes: []int{1}, subs: -1},
+	"random_get":              {bytes: []int{1}, subs: -1, perUnit: meter.RandomBytesPerUnit},
 	"poll_oneoff":             {subs: 2},
 	"fd_readdir":              {bytes: []int{2}, subs: -1},
 	"fd_prestat_dir_name":     {bytes: []int{2}, subs: -1},
@@ -110,8 +113,12 @@ func (c wasiCost) price(mem api.Memory, params []uint64, in *Instance) int64 {
 		return uint64(uint32(params[i]))
 	}
 	var units int64
+	perUnit := uint64(meter.HostBytesPerUnit)
+	if c.perUnit != 0 {
+		perUnit = c.perUnit
+	}
 	for _, i := range c.bytes {
-		units += int64(min(arg(i), size) / meter.HostBytesPerUnit)
+		units += int64(min(arg(i), size) / perUnit)
 	}
 	if c.subs >= 0 {
 		units += int64(min(arg(c.subs), size/subscriptionSize)) * meter.HostSubscriptionPrice

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -562,18 +563,24 @@ type randReader struct {
 }
 
 func (r *randReader) Read(p []byte) (int, error) {
-	for i := range p {
-		if r.left == 0 {
-			v := r.src.Uint64()
-			for k := range r.word {
-				r.word[k] = byte(v >> (8 * k))
-			}
-			r.left = 8
-		}
-		p[i] = r.word[8-r.left]
-		r.left--
+	n := len(p)
+	for len(p) > 0 && r.left > 0 { // the rest of the last word
+		p[0] = r.word[8-r.left]
+		p, r.left = p[1:], r.left-1
 	}
-	return len(p), nil
+	for len(p) >= 8 { // whole words, the bulk of a large read
+		binary.LittleEndian.PutUint64(p, r.src.Uint64())
+		p = p[8:]
+	}
+	if len(p) > 0 {
+		binary.LittleEndian.PutUint64(r.word[:], r.src.Uint64())
+		r.left = 8
+		for len(p) > 0 {
+			p[0] = r.word[8-r.left]
+			p, r.left = p[1:], r.left-1
+		}
+	}
+	return n, nil
 }
 
 // instantiateHost provides the arena and arena_meter host modules. They are

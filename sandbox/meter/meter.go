@@ -78,6 +78,7 @@ const (
 	HostBytesPerUnit      = 64 // plus 1 per this many bytes it reads or writes
 	HostIovecPrice        = 4  // plus this per iovec of fd_read and fd_write
 	HostSubscriptionPrice = 64 // plus this per subscription of poll_oneoff
+	RandomBytesPerUnit    = 8  // random_get: 1 per this many bytes instead
 )
 
 // Error is every refusal of Instrument. Its message says in plain words what is
