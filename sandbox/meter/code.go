@@ -172,6 +172,7 @@ type bodyRewriter struct {
 	locals  uint64
 	fuel    uint32 // the local holding the counter (i64)
 	tmp     uint32 // the scratch local of bulk memory charges (i32)
+	stack   uint32 // this call's level of the stack estimate (i32)
 	room    int    // how large the function's code may grow
 }
 
@@ -227,22 +228,25 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 		overLimit(r, fmt.Sprintf("the number of locals of function %d (parameters included)", fn), b.locals, MaxLocals)
 	}
 	localsEnd := r.pos
-	b.fuel, b.tmp = uint32(b.locals), uint32(b.locals+1)
+	b.fuel, b.tmp, b.stack = uint32(b.locals), uint32(b.locals+1), uint32(b.locals+2)
 	b.code, b.seg = b.code[:0], b.seg[:0]
 	b.raw, b.count, b.check, b.depth = r.pos, 0, entryCheck, 1
+	// The entry pays for zeroing the declared locals.
+	b.count = int64(b.locals-uint64(len(m.types[m.funcs[fn]].params))) / LocalsPerUnit
 	b.acc, b.must, b.checked = 0, false, false
 	b.frames = append(b.frames[:0], frame{})
 	b.code = b.syncIn(b.code)
+	b.code = b.enterStack(b.code, FrameBytes(b.locals))
 	b.instructions()
 	if r.err != nil {
 		return c
 	}
-	// Two more locals: (local $fuel i64) (local $tmp i32).
+	// Three more locals: (local $fuel i64) (local $tmp i32) (local $stack i32).
 	groupBytes := body[lebLen(body):localsEnd]
-	c = appendU32(c, uint32(lebSize(uint64(groups+2))+len(groupBytes)+4+len(b.code)))
-	c = appendU32(c, uint32(groups+2))
+	c = appendU32(c, uint32(lebSize(uint64(groups+3))+len(groupBytes)+6+len(b.code)))
+	c = appendU32(c, uint32(groups+3))
 	c = append(c, groupBytes...)
-	c = append(c, 1, typeI64, 1, typeI32)
+	c = append(c, 1, typeI64, 1, typeI32, 1, typeI32)
 	return append(c, b.code...)
 }
 
@@ -277,6 +281,50 @@ func (b *bodyRewriter) appendCheck(c []byte) []byte {
 	c = append(c, opcodeLocalSet)
 	c = appendU32(c, b.fuel)
 	return append(c, opcodeEnd)
+}
+
+// FrameBytes is what a call of a function with that many locals (parameters
+// included) is assumed to take of the host's stack.
+func FrameBytes(locals uint64) int64 { return int64(16*locals + 128) }
+
+// enterStack adds the function's frame to the stack estimate, kept in a
+// global, and traps when it goes past MaxStackBytes: wazero would grow its
+// stack to 400 MB before it calls it an overflow, and a deep recursion of
+// big frames costs little fuel. The function keeps its own level in a
+// local and sets the global back to it after every call, so that every way
+// out of a callee (a trap aside, which ends the instance) is accounted for.
+//
+//	global.get S; i32.const w; i32.add; local.tee stack; global.set S
+//	local.get stack; i32.const max; i32.gt_u; if; unreachable; end
+func (b *bodyRewriter) enterStack(c []byte, w int64) []byte {
+	c = append(c, opcodeGlobalGet)
+	c = appendU32(c, b.m.globals+1)
+	c = append(c, opcodeI32Const)
+	c = appendS64(c, w)
+	c = append(c, 0x6a, opcodeLocalTee) // i32.add
+	c = appendU32(c, b.stack)
+	c = append(c, opcodeGlobalSet)
+	c = appendU32(c, b.m.globals+1)
+	c = append(c, opcodeLocalGet)
+	c = appendU32(c, b.stack)
+	c = append(c, opcodeI32Const)
+	c = appendS64(c, MaxStackBytes)
+	c = append(c, 0x4b, opcodeIf, blockTypeEmpty, 0x00, opcodeEnd) // i32.gt_u; if; unreachable; end
+	return c
+}
+
+// stackBack sets the stack estimate back to this function's level (after a
+// call), or to its caller's (before a tail call, w being the frame).
+func (b *bodyRewriter) stackBack(c []byte, w int64) []byte {
+	c = append(c, opcodeLocalGet)
+	c = appendU32(c, b.stack)
+	if w != 0 {
+		c = append(c, opcodeI32Const)
+		c = appendS64(c, w)
+		c = append(c, 0x6b) // i32.sub
+	}
+	c = append(c, opcodeGlobalSet)
+	return appendU32(c, b.m.globals+1)
 }
 
 // syncIn loads the counter from the global into the local.
@@ -470,6 +518,9 @@ func (b *bodyRewriter) instructions() {
 				b.must = true // a host call: the host sees a checked tank
 			}
 			r.pos = save
+			if op != opcodeCall { // return_call: this frame goes first
+				b.seg = b.stackBack(b.seg, FrameBytes(b.locals))
+			}
 			b.withFuncIndex(op)
 			b.endCall(op)
 		case opCallIndir:
@@ -479,6 +530,9 @@ func (b *bodyRewriter) instructions() {
 			}
 			r.u32()
 			b.syncOutBefore(start)
+			if op != opcodeCallIndirect { // return_call_indirect
+				b.seg = b.stackBack(b.seg, FrameBytes(b.locals))
+			}
 			b.must = true // the callee may be a host function
 			b.endCall(op)
 		case opMisc:
@@ -535,6 +589,7 @@ func (b *bodyRewriter) endCall(op byte) {
 	b.acc = 0
 	if op == opcodeCall || op == opcodeCallIndirect {
 		b.code = b.syncIn(b.code)
+		b.code = b.stackBack(b.code, 0)
 	}
 }
 

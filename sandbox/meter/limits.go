@@ -25,6 +25,9 @@ const (
 	MaxTables          = 100
 	MaxTableElements   = 1 << 20 // all tables together, at their largest
 	MaxSegmentElements = 1 << 20 // elements of all element segments together
+	// MaxStackBytes bounds the host stack the calls open at once can take,
+	// as estimated by FrameBytes: deeper, the bot traps (status crash).
+	MaxStackBytes = 16 << 20
 )
 
 // Memory: linear memory and tables share one cap (MemoryCap). Tables may

@@ -67,6 +67,8 @@ const (
 	// table.grow, table.fill, table.copy, table.init: 1 + TableElementPrice
 	// per element.
 	TableElementPrice = 1
+	// Function entry: 1 per LocalsPerUnit locals it declares (zeroed).
+	LocalsPerUnit = 8
 	// Instantiation, charged to the start-up allowance: PagePrice per page
 	// of initial memory, TableElementPrice per initial table element, and
 	// 1 per BulkBytesPerUnit bytes of the data section.

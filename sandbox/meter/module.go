@@ -501,7 +501,7 @@ func (m *rewriter) globalSection(r *reader) {
 		return
 	}
 	var c []byte
-	c = appendU32(c, uint32(n+1))
+	c = appendU32(c, uint32(n+2))
 	for i := 0; i < n && r.err == nil; i++ {
 		t := r.byte()
 		m.checkValueType(r, t)
@@ -518,8 +518,10 @@ func (m *rewriter) globalSection(r *reader) {
 	c = append(c, typeI64, 1, 0x42)
 	c = append(c, make([]byte, 10)...)
 	c = append(c, 0x0b)
+	// The stack estimate (code.go, enterStack): (global (mut i32) (i32.const 0)).
+	c = append(c, typeI32, 1, 0x41, 0, 0x0b)
 	m.emit(secGlobal, c)
-	m.initAt = len(m.out) - 11
+	m.initAt = len(m.out) - 16
 }
 
 func (m *rewriter) exportSection(r *reader) {

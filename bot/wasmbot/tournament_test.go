@@ -1,0 +1,56 @@
+package wasmbot_test
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/arenabots/arena/games/dotsandboxes"
+	"github.com/arenabots/arena/sandbox/wasmtest"
+	"github.com/arenabots/arena/tournament"
+)
+
+// A tournament with one hostile entry takes about as long as one with a
+// well-behaved entry in its place: the hostile module's work is bounded by
+// its fuel, whatever it tries, so it costs at most a few full tanks a match
+// and is retired. Each hostile entry does one kind of unpriced work of
+// cost model 1 (issue: 400 s instead of 0.14 s).
+func TestTournamentWithHostileEntry(t *testing.T) {
+	if os.Getenv("ARENA_WASM_CACHE") == "" {
+		// The tournament opens bots through sandbox.Default.
+		t.Setenv("ARENA_WASM_CACHE", t.TempDir())
+	}
+	const fill = 0x20000
+	hostile := map[string]wasmtest.Echo{
+		"memory.fill": {MinPages: 64, Turn: wasmtest.Forever(wasmtest.I32(fill), wasmtest.I32(7), wasmtest.I32(1<<20), wasmtest.MemoryFill)},
+		"stderr":      {Turn: wasmtest.Forever(wasmtest.I32(2), wasmtest.I32(0), wasmtest.I32(1), wasmtest.I32(0x11000), wasmtest.Call(wasmtest.FdWrite), wasmtest.Drop)},
+		"table.grow":  {Table: true, Turn: wasmtest.Forever(wasmtest.RefNull, wasmtest.I32(100_000), wasmtest.TableGrow, wasmtest.Drop)},
+	}
+	others := []string{"builtin:random", "builtin:greedy", "builtin:chains"}
+	run := func(entry string) time.Duration {
+		t.Helper()
+		start := time.Now()
+		res, err := tournament.Run(context.Background(), tournament.Config{
+			Game: dotsandboxes.Game{}, Bots: append([]string{entry}, others...), Seed: 3, Boards: 1, Parallel: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Standings) != 4 {
+			t.Fatalf("standings %+v", res.Standings)
+		}
+		return time.Since(start)
+	}
+	good := "wasm:" + dotsBotPath(t)
+	run(good) // compiles it
+	base := run(good)
+	for name, e := range hostile {
+		path := "wasm:" + wasmtest.Write(t, name, e.Module())
+		run(path) // compiles it
+		took := run(path)
+		t.Logf("%s: %v, against %v with the well-behaved entry", name, took, base)
+		if took > 3*base+3*time.Second && !raceEnabled {
+			t.Errorf("%s: the tournament took %v, against %v with a well-behaved entry", name, took, base)
+		}
+	}
+}
