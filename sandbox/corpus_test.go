@@ -53,10 +53,10 @@ var corpus = []corpusCase{
 		"fuel fuel fuel fuel retired retired", []int64{5_000_000, 5_000_000, 5_000_000, 5_000_000, 0, 0}, "ran out of fuel"},
 	{"memory.fill with a length of 4 GiB, forever",
 		Echo{Turn: Forever(I32(0), I32(0), I32(-1), MemoryFill)},
-		"crash crash crash crash retired retired", nil, "out of bounds"},
+		"fuel fuel fuel fuel retired retired", []int64{5_000_000, 5_000_000, 5_000_000, 5_000_000, 0, 0}, "ran out of fuel"},
 	{"memory.grow and touch every page",
 		Echo{Turn: Forever(I32(1), MemoryGrow, I32(16), []byte{0x74}, I32(1), Store(0))}, // (grow(1) << 16) = 1
-		"crash crash crash crash retired retired", nil, "out of bounds"},
+		"fuel fuel fuel fuel retired retired", []int64{5_000_000, 5_000_000, 5_000_000, 5_000_000, 0, 0}, "ran out of fuel"},
 	{"memory.grow by 65535 pages, forever",
 		Echo{Turn: Forever(I32(65535), MemoryGrow, Drop)},
 		"fuel fuel fuel fuel retired retired", []int64{5_000_000, 5_000_000, 5_000_000, 5_000_000, 0, 0}, "ran out of fuel"},

@@ -106,7 +106,7 @@ const (
 	opcodeI64Add       = 0x7c
 	opcodeRefFunc      = 0xd2
 	blockTypeEmpty     = 0x40
-	log2BulkBytesUnit  = 6 // BulkBytesPerUnit == 1 << 6
+	log2BulkBytesUnit  = 5 // BulkBytesPerUnit == 1 << 5
 )
 
 // maxMeteredCode bounds the instrumented code section, which is what
@@ -394,6 +394,7 @@ func (b *bodyRewriter) instructions() {
 			b.count++
 			b.memoryIndex()
 			if op == 0x40 { // memory.grow: per page asked for
+				b.count += GrowPrice - 1
 				b.chargeCount(start, MaxMemoryPages, PagePrice, 0)
 			}
 		case opI32Const:
@@ -725,10 +726,12 @@ func (b *bodyRewriter) misc(start int) {
 		r.u32()
 	case sub == 15, sub == 17: // table.grow, table.fill
 		r.u32()
+		b.count += TablePrice - 1
 		b.chargeCount(start, MaxTableElements, TableElementPrice, 0)
 	case sub == 12, sub == 14: // table.init, table.copy
 		r.u32()
 		r.u32()
+		b.count += TablePrice - 1
 		b.chargeCount(start, MaxTableElements, TableElementPrice, 0)
 	default:
 		r.fail("unknown opcode 0xfc %d", sub)
@@ -738,6 +741,7 @@ func (b *bodyRewriter) misc(start int) {
 // chargeBulk charges the length operand of the bulk memory instruction at
 // start: one unit per BulkBytesPerUnit bytes.
 func (b *bodyRewriter) chargeBulk(start int) {
+	b.count += BulkPrice - 1
 	b.chargeCount(start, MemoryCap, 1, log2BulkBytesUnit)
 }
 

@@ -55,17 +55,22 @@ const (
 )
 
 // The prices of cost model 2 (docs/fuel.md has the table and the
-// measurements behind it). Every plain instruction costs 1; block structure
-// is free. Work whose size is an operand is charged before it runs, in
-// proportion to the size, clamped to the most that can succeed.
+// measurements behind them, from BenchmarkCalibrate in package sandbox).
+// Every plain instruction costs 1; block structure is free. Work whose size
+// is an operand is charged before it runs, in proportion to the size,
+// clamped to the most that can succeed; operations wazero carries out in Go
+// also pay for that call.
 const (
-	// memory.copy, memory.fill, memory.init: 1 + length/BulkBytesPerUnit.
-	BulkBytesPerUnit = 64
-	// memory.grow: 1 + PagePrice per 64 KiB page asked for. The host work
-	// of a page is the kernel's zeroing of it when first touched.
-	PagePrice = 1024
-	// table.grow, table.fill, table.copy, table.init: 1 + TableElementPrice
-	// per element.
+	// memory.copy, memory.fill, memory.init: BulkPrice + length/BulkBytesPerUnit.
+	BulkPrice        = 16
+	BulkBytesPerUnit = 32
+	// memory.grow: GrowPrice + PagePrice per 64 KiB page asked for. The
+	// host work of a page is the kernel's zeroing of it when first touched.
+	GrowPrice = 32
+	PagePrice = 2048
+	// table.grow, table.fill, table.copy, table.init: TablePrice +
+	// TableElementPrice per element.
+	TablePrice        = 32
 	TableElementPrice = 1
 	// Function entry: 1 per LocalsPerUnit locals it declares (zeroed).
 	LocalsPerUnit = 8
@@ -76,11 +81,11 @@ const (
 
 // The prices of host calls, charged by the sandbox before the call's work.
 const (
-	HostCallPrice         = 64 // every WASI or arena call
-	HostBytesPerUnit      = 64 // plus 1 per this many bytes it reads or writes
-	HostIovecPrice        = 4  // plus this per iovec of fd_read and fd_write
-	HostSubscriptionPrice = 64 // plus this per subscription of poll_oneoff
-	RandomBytesPerUnit    = 8  // random_get: 1 per this many bytes instead
+	HostCallPrice         = 128 // every WASI or arena call
+	HostBytesPerUnit      = 64  // plus 1 per this many bytes it reads or writes
+	HostIovecPrice        = 4   // plus this per iovec of fd_read and fd_write
+	HostSubscriptionPrice = 64  // plus this per subscription of poll_oneoff
+	RandomBytesPerUnit    = 4   // random_get: 1 per this many bytes instead
 )
 
 // Error is every refusal of Instrument. Its message says in plain words what is
