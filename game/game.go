@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/arenabots/arena/protocol"
 )
@@ -73,7 +74,10 @@ func (p Params) CheckKnown(known ...string) error {
 			}
 		}
 		if !found {
-			return fmt.Errorf("unknown parameter %q (known: %v)", k, known)
+			if len(known) == 0 {
+				return fmt.Errorf("unknown parameter %q: the game has no parameters", k)
+			}
+			return fmt.Errorf("unknown parameter %q (known: %s)", k, strings.Join(known, ", "))
 		}
 	}
 	return nil

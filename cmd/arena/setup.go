@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/spec"
+	"github.com/arenabots/arena/botcheck"
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/match"
+)
+
+// lookupGame finds a game, or says which games there are.
+func lookupGame(id string) (game.Game, error) {
+	g, err := games.Lookup(id)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return g, nil
+}
+
+// parseParams turns --param flags (k=v, in order) into game parameters. A
+// name given twice is an error, not a silent override; a value written @FILE
+// is read from that file (a Lines and Boxes board as a contest input file).
+func parseParams(flags []string) (game.Params, error) {
+	params := game.Params{}
+	for _, f := range flags {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok || k == "" {
+			return nil, usagef("--param %q: want NAME=VALUE", f)
+		}
+		if _, dup := params[k]; dup {
+			return nil, usagef("--param %s is given twice", k)
+		}
+		if path, ok := strings.CutPrefix(v, "@"); ok {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return nil, fmt.Errorf("parameter %s: %w", k, err)
+			}
+			v = string(data)
+		}
+		params[k] = v
+	}
+	return params, nil
+}
+
+// checkPlayers says how many --bot flags the game wants.
+func checkPlayers(g game.Game, n int) error {
+	info := g.Info()
+	if info.AllowsPlayers(n) {
+		return nil
+	}
+	return usagef("%s is for %s players, not %d: give one --bot per seat", info.ID, playerCounts(info.Players), n)
+}
+
+// playerCounts writes allowed player counts as "2" or "2 or 4".
+func playerCounts(counts []int) string {
+	words := make([]string, len(counts))
+	for i, c := range counts {
+		words[i] = fmt.Sprint(c)
+	}
+	if len(words) <= 1 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// checkParams starts the game once with the parameters, so that an unknown
+// name or a value out of its documented range fails before any bot runs.
+func checkParams(g game.Game, seed uint64, players int, params game.Params) error {
+	if _, err := g.New(game.Config{Seed: seed, Players: players, Params: params}); err != nil {
+		return usageError{err}
+	}
+	return nil
+}
+
+// checkBot opens the bot named by s for one seat of g and closes it again:
+// the SPEC parses, the house bot exists, the program is found, the wasm
+// module passes the sandbox's checks (it is compiled once and cached).
+// A refused module is the bot's failure (exit 1), everything else a command
+// line to fix (exit 2).
+func checkBot(ctx context.Context, g game.Game, seat int, s string, params game.Params) error {
+	b, err := spec.Open(ctx, s, bot.Match{Game: g, Seat: seat, Params: params})
+	if err == nil {
+		b.Close()
+		return nil
+	}
+	if kind, _, _ := spec.Split(s); kind == "wasm" {
+		if h := botcheck.Hint(err); h != "" {
+			return hinted{err, h}
+		}
+		return err
+	}
+	return usageError{err}
+}
+
+// setup checks a whole match's command line before anything runs.
+func setup(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) error {
+	if err := checkPlayers(g, len(specs)); err != nil {
+		return err
+	}
+	if err := checkParams(g, seed, len(specs), params); err != nil {
+		return err
+	}
+	for seat, s := range specs {
+		if err := checkBot(ctx, g, seat, s, params); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// specRunner plays games between bots named by SPECs: the runner the
+// tournament is given.
+type specRunner struct{ match.Runner }
+
+func (r specRunner) Check(ctx context.Context, g game.Game, s string) error {
+	return checkBot(ctx, g, 0, s, nil)
+}
+
+// isUsage reports whether err is the command line's fault.
+func isUsage(err error) bool {
+	var ue usageError
+	return errors.As(err, &ue)
+}
