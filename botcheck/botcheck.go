@@ -6,8 +6,8 @@ package botcheck
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -19,6 +19,7 @@ import (
 	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
 	"github.com/arenabots/arena/sandbox"
+	"github.com/arenabots/arena/sandbox/meter"
 )
 
 // Options tune a check. The zero value is the server's check.
@@ -119,7 +120,7 @@ func TankOf(g game.Game) int64 {
 // the host (a file that cannot be read, a game without house bots); every
 // fault of the module is in the report.
 func Check(ctx context.Context, g game.Game, path string, opt Options) (*Report, error) {
-	wasm, err := os.ReadFile(path)
+	wasm, err := readModule(path)
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +167,18 @@ func Check(ctx context.Context, g game.Game, path string, opt Options) (*Report,
 	}
 	rep.Passed = len(rep.Problems) == 0
 	return rep, nil
+}
+
+// readModule reads at most one byte more than the sandbox accepts, so a
+// huge upload costs no more memory than a module at the limit; the sandbox
+// then refuses it by its size.
+func readModule(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, meter.MaxModuleSize+1))
 }
 
 func pickOpponent(g game.Game, name string) (string, error) {
@@ -301,14 +314,15 @@ func ReplayHints(r *replay.Replay, seat int) []string {
 			asked++
 			if s.Status == game.Fuel || s.Status == game.Timeout || s.Status == game.Retired {
 				failed++
+				continue // one hint for them all, below, when no answer came
 			}
 			if h := answerHint(s); h != "" && !slices.Contains(hints, h) {
 				hints = append(hints, h)
 			}
 		}
 	}
-	if asked > 0 && failed == asked {
-		hints = append(hints, "no answer came back in time: a loop that never ends, or waiting for input it already has (read one line per turn)")
+	if asked > 0 && failed == asked && !slices.Contains(hints, loopHint) {
+		hints = append(hints, loopHint)
 	}
 	return hints
 }
@@ -321,9 +335,13 @@ func answerHint(s replay.Seat) string {
 	return detailHint(s.Status, s.Reason)
 }
 
+const loopHint = "no answer came back within its fuel: a loop that never ends, or waiting for input it already has (read one line per turn)"
+
 // detailHint advises on a failure the sandbox or runner described.
 func detailHint(st game.Status, detail string) string {
 	switch {
+	case st == game.Fuel && !strings.Contains(detail, "start-up"), st == game.Timeout:
+		return loopHint
 	case strings.Contains(detail, "read stdin again"):
 		return "the bot read stdin again before answering: read exactly one line per turn, then write one answer line"
 	case strings.Contains(detail, "start-up allowance"):
@@ -347,5 +365,3 @@ func clip(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// ErrNotPassed is returned by commands whose check did not pass.
-var ErrNotPassed = errors.New("the bot did not pass the check")

@@ -56,4 +56,3 @@ func indent(s string) string {
 	}
 	return out
 }
-
