@@ -364,4 +364,3 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + "..."
 }
-

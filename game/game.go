@@ -107,7 +107,7 @@ type FuelPolicy struct {
 	PerGame int64 // when non-zero: one tank for the whole game, never refilled
 }
 
-// DefaultFuel is the protocol's per-turn allowance (bot-protocol.md).
+// DefaultFuel is the protocol's per-turn allowance (docs/fuel.md).
 var DefaultFuel = FuelPolicy{PerTurn: 5_000_000, Cap: 20_000_000}
 
 // Info describes a game.

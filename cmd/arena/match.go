@@ -28,7 +28,8 @@ type matchCmd struct {
 	Watch  time.Duration `help:"Draw the board after every turn, pausing this long (e.g. 200ms)."`
 }
 
-// matchSummary is the --json output: PRODUCT.md's contract, plus fuel.
+// matchSummary is the --json output (docs/cli.md): the fields tests outside
+// the project rely on, plus fuel and hints.
 type matchSummary struct {
 	Game      string                `json:"game"`
 	Seed      uint64                `json:"seed"`
