@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -28,6 +29,28 @@ func lookupGame(id string) (game.Game, error) {
 // name given twice is an error, not a silent override; a value written @FILE
 // is read from that file (a Lines and Boxes board as a contest input file).
 func parseParams(flags []string) (game.Params, error) {
+	return parseParamsWith(flags, readParamFile)
+}
+
+// maxParamFile bounds a parameter read from a file: a contest input file is
+// a few hundred bytes, and @/dev/zero must not hang the command.
+const maxParamFile = 1 << 20
+
+func readParamFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxParamFile+1))
+	if err == nil && len(data) > maxParamFile {
+		err = fmt.Errorf("%s: longer than %d bytes", path, maxParamFile)
+	}
+	return data, err
+}
+
+// parseParamsWith is parseParams reading files with readFile.
+func parseParamsWith(flags []string, readFile func(string) ([]byte, error)) (game.Params, error) {
 	params := game.Params{}
 	for _, f := range flags {
 		k, v, ok := strings.Cut(f, "=")
@@ -38,7 +61,7 @@ func parseParams(flags []string) (game.Params, error) {
 			return nil, usagef("--param %s is given twice", k)
 		}
 		if path, ok := strings.CutPrefix(v, "@"); ok {
-			data, err := os.ReadFile(path)
+			data, err := readFile(path)
 			if err != nil {
 				return nil, fmt.Errorf("parameter %s: %w", k, err)
 			}
