@@ -136,6 +136,18 @@ func (i Info) AllowsPlayers(n int) bool {
 	return false
 }
 
+// PlayerCounts writes the allowed player counts for people: "2", "2 or 4".
+func (i Info) PlayerCounts() string {
+	words := make([]string, len(i.Players))
+	for k, n := range i.Players {
+		words[k] = strconv.Itoa(n)
+	}
+	if len(words) <= 1 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
 // A Game makes matches.
 type Game interface {
 	Info() Info

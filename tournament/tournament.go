@@ -163,7 +163,7 @@ func (cfg *Config) defaults() error {
 		}
 	}
 	if !info.AllowsPlayers(cfg.Players) {
-		return usage("%s is for %s players, not %d", info.ID, counts(info.Players), cfg.Players)
+		return usage("%s is for %s players, not %d", info.ID, info.PlayerCounts(), cfg.Players)
 	}
 	if len(cfg.Bots) < cfg.Players {
 		return usage("a tournament of %d-player games needs at least %d bots, got %d", cfg.Players, cfg.Players, len(cfg.Bots))
@@ -235,18 +235,6 @@ func (cfg *Config) check(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// counts writes allowed player counts as "2" or "2 or 4".
-func counts(ns []int) string {
-	words := make([]string, len(ns))
-	for i, n := range ns {
-		words[i] = fmt.Sprint(n)
-	}
-	if len(words) <= 1 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // job is one game: a group of entries in seat order on one board.

@@ -11,7 +11,8 @@ import (
 	"testing"
 )
 
-// arenaIn runs the command in dir and returns stdout, stderr and the exit status.
+// arenaIn runs the command in dir ("" for this one) and returns stdout,
+// stderr and the exit status.
 func arenaIn(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
 	cmd := exec.Command(arenaBin, args...)
@@ -142,16 +143,23 @@ func TestExecBotHints(t *testing.T) {
 	}
 }
 
-// TestWasmRefusalHint builds a bot for GOOS=js, the usual wrong target.
-func TestWasmRefusalHint(t *testing.T) {
-	dir := t.TempDir()
-	wasm := filepath.Join(dir, "js.wasm")
+// buildKit builds the Go Dots and Boxes kit as wasm for goos into dir.
+func buildKit(t *testing.T, dir, goos string) string {
+	t.Helper()
+	wasm := filepath.Join(dir, goos+".wasm")
 	build := exec.Command("go", "build", "-o", wasm, ".")
 	build.Dir = "../../examples/go/dots-and-boxes"
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	build.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=wasm")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
+	return wasm
+}
+
+// TestWasmRefusalHint builds a bot for GOOS=js, the usual wrong target.
+func TestWasmRefusalHint(t *testing.T) {
+	dir := t.TempDir()
+	wasm := buildKit(t, dir, "js")
 	_, errOut, code := arenaIn(t, dir, args([]string{"match"}, dnb, []string{"--bot", "wasm:" + wasm, "--bot", "builtin:greedy"})...)
 	if code != 1 || !strings.Contains(errOut, "hint: this module was built with GOOS=js") {
 		t.Errorf("match: exit %d: %s", code, errOut)
@@ -165,14 +173,8 @@ func TestWasmRefusalHint(t *testing.T) {
 // TestCheckKit checks the Go kit through `arena check`, as text and JSON.
 func TestCheckKit(t *testing.T) {
 	dir := t.TempDir()
-	wasm := filepath.Join(dir, "bot.wasm")
-	build := exec.Command("go", "build", "-o", wasm, ".")
-	build.Dir = "../../examples/go/dots-and-boxes"
-	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	out, errOut, code := arenaIn(t, dir, "check", "--game", "dots-and-boxes", "bot.wasm")
+	wasm := buildKit(t, dir, "wasip1")
+	out, errOut, code := arenaIn(t, dir, "check", "--game", "dots-and-boxes", wasm)
 	for _, want := range []string{"sandbox limits: ok", "start-up fuel:", "smoke match in seat 0", "smoke match in seat 1", "fuel per answer: min", "% of the 20.00M tank", "PASS"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("lacks %q", want)
@@ -181,7 +183,7 @@ func TestCheckKit(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
-	out, _, code = arenaIn(t, dir, "check", "--game", "dots-and-boxes", "--json", "bot.wasm")
+	out, _, code = arenaIn(t, dir, "check", "--game", "dots-and-boxes", "--json", wasm)
 	var rep struct {
 		Passed      bool  `json:"passed"`
 		StartupFuel int64 `json:"startup_fuel"`
@@ -255,13 +257,7 @@ func TestVersionAndListingsJSON(t *testing.T) {
 // the per-seat fuel of --json.
 func TestMatchShowsFuel(t *testing.T) {
 	dir := t.TempDir()
-	wasm := filepath.Join(dir, "bot.wasm")
-	build := exec.Command("go", "build", "-o", wasm, ".")
-	build.Dir = "../../examples/go/dots-and-boxes"
-	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	wasm := buildKit(t, dir, "wasip1")
 	out, errOut, code := arena(t, args([]string{"match"}, dnb, []string{"--bot", "wasm:" + wasm, "--bot", "builtin:greedy"})...)
 	if code != 0 || !strings.Contains(out, "seat 0 fuel per answer: min ") || strings.Contains(out, "seat 1 fuel") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)

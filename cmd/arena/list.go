@@ -25,6 +25,8 @@ type gameListing struct {
 	Fuel    fuelListing    `json:"fuel"`
 	// Kits lists the languages of the game's starter kits (arena new).
 	Kits []string `json:"kits"`
+
+	players string // for the table
 }
 
 // fuelListing is a game's fuel policy for wasm bots (docs/fuel.md).
@@ -44,7 +46,7 @@ func (c gamesCmd) Run() error {
 	var list []gameListing
 	for _, g := range games.All() {
 		info := g.Info()
-		l := gameListing{ID: info.ID, Name: info.Name, Players: info.Players, Params: []paramListing{}, Kits: []string{}}
+		l := gameListing{ID: info.ID, Name: info.Name, Players: info.Players, Params: []paramListing{}, Kits: []string{}, players: info.PlayerCounts()}
 		fp := info.Fuel
 		if fp == (game.FuelPolicy{}) {
 			fp = game.DefaultFuel
@@ -70,7 +72,7 @@ func (c gamesCmd) Run() error {
 		for _, p := range l.Params {
 			params = append(params, fmt.Sprintf("%s=%s", p.Name, p.Default))
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", l.ID, l.Name, playerCounts(l.Players), strings.Join(params, " "))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", l.ID, l.Name, l.players, strings.Join(params, " "))
 	}
 	return w.Flush()
 }

@@ -78,19 +78,7 @@ func checkPlayers(g game.Game, n int) error {
 	if info.AllowsPlayers(n) {
 		return nil
 	}
-	return usagef("%s is for %s players, not %d: give one --bot per seat", info.ID, playerCounts(info.Players), n)
-}
-
-// playerCounts writes allowed player counts as "2" or "2 or 4".
-func playerCounts(counts []int) string {
-	words := make([]string, len(counts))
-	for i, c := range counts {
-		words[i] = fmt.Sprint(c)
-	}
-	if len(words) <= 1 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	return usagef("%s is for %s players, not %d: give one --bot per seat", info.ID, info.PlayerCounts(), n)
 }
 
 // checkParams starts the game once with the parameters, so that an unknown

@@ -53,7 +53,7 @@ func (c *tournamentCmd) Run() error {
 	}
 	if c.Players != 0 {
 		if err := checkPlayers(g, c.Players); err != nil {
-			return usagef("--players %d: %s is for %s players", c.Players, g.Info().ID, playerCounts(g.Info().Players))
+			return usagef("--players %d: %s is for %s players", c.Players, g.Info().ID, g.Info().PlayerCounts())
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
