@@ -71,6 +71,7 @@ func TestMistakes(t *testing.T) {
 		{"parameter twice", args([]string{"match", "--game", "grid-royale", "--param", "max_turns=9", "--param", "max_turns=10"}, twoBots), 2, "--param max_turns is given twice"},
 		{"parameter out of range", args([]string{"match", "--game", "grid-royale", "--param", "max_turns=0", "--bot", "builtin:house", "--bot", "builtin:house"}), 2, "max_turns=0: must be in 1..100000"},
 		{"parameter not a number", args([]string{"match", "--game", "lines-and-boxes", "--param", "rows=five", "--bot", "builtin:greedy", "--bot", "builtin:greedy"}), 2, "not an integer"},
+		{"parameter beyond the board", args([]string{"match", "--game", "lines-and-boxes", "--param", "predrawn=60", "--bot", "builtin:greedy", "--bot", "builtin:greedy"}), 2, "at most 59 lines"},
 		{"parameter without value", args([]string{"match"}, dnb, twoBots, []string{"--param", "rows"}), 2, "want NAME=VALUE"},
 		{"bad colour", args([]string{"match"}, dnb, twoBots, []string{"--color", "pink"}), 2, "--color"},
 		{"negative watch", args([]string{"match"}, dnb, twoBots, []string{"--watch", "-1s"}), 2, "--watch"},
