@@ -19,7 +19,9 @@
 //     last match is oldest, then to a hash of the request's seed.
 //  3. Opponents. The other bots are ordered by how close their mean rating is
 //     to the seed bot's; of the nearest (players-1)+Spare, those with the
-//     fewest recent matches are taken. A match with exactly the same bots as
+//     fewest recent matches are taken (ties: the one idle longest; a central
+//     bot, in every neighbour's window, would otherwise win every tie and
+//     play far more than the rest). A match with exactly the same bots as
 //     the seed bot's previous match is not scheduled again when any other bot
 //     could take a place: the farthest pick is swapped for the next nearest.
 //  4. Seats. Bots that have met in exactly this line-up before take the seats
@@ -293,7 +295,12 @@ func (p *planner) pickOpponents(lead *entry, need int) []*entry {
 	})
 	window := min(len(cands), need+p.spare)
 	near := slices.Clone(cands[:window])
-	slices.SortStableFunc(near, func(a, b *entry) int { return cmp.Compare(a.recent, b.recent) })
+	slices.SortStableFunc(near, func(a, b *entry) int {
+		if a.recent != b.recent {
+			return cmp.Compare(a.recent, b.recent)
+		}
+		return cmp.Compare(a.last, b.last)
+	})
 	picked := near[:need]
 
 	// No immediate repeat: swap the farthest pick for the nearest bot left out.

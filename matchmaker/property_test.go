@@ -95,7 +95,7 @@ func TestPropertyRandomLadders(t *testing.T) {
 			}
 			hi = max(hi, c)
 		}
-		if float64(lo) < 0.6*float64(hi) {
+		if float64(lo) < 0.8*float64(hi) {
 			t.Errorf("pop %d (%d bots, players %v): matches per bot range %d..%d", pop, n, l.players, lo, hi)
 		}
 	}
