@@ -19,6 +19,7 @@ package rating
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -231,4 +232,38 @@ func (m Model) UpdateTeams(teams [][]Rating, ranks []int) [][]Rating {
 		}
 	}
 	return out
+}
+
+// Ranks turns a finished match into Update's ranks: placement lists the
+// seats best first (game.State.Placement) and scores are per seat. When ties
+// is true (game.Info.Ties), seats with equal scores share the better rank,
+// as tournaments count them; otherwise the placement alone decides. It fails
+// when placement is not an ordering of every seat once.
+func Ranks(placement []int, scores []int64, ties bool) ([]int, error) {
+	n := len(scores)
+	if len(placement) != n {
+		return nil, fmt.Errorf("rating: placement of %d seats for %d scores", len(placement), n)
+	}
+	ranks := make([]int, n)
+	for i := range ranks {
+		ranks[i] = -1
+	}
+	for p, seat := range placement {
+		if seat < 0 || seat >= n || ranks[seat] >= 0 {
+			return nil, fmt.Errorf("rating: placement %v is not an ordering of %d seats", placement, n)
+		}
+		ranks[seat] = p
+	}
+	if ties {
+		shared := slices.Clone(ranks)
+		for a := range n {
+			for b := range n {
+				if scores[a] == scores[b] && ranks[b] < shared[a] {
+					shared[a] = ranks[b]
+				}
+			}
+		}
+		ranks = shared
+	}
+	return ranks, nil
 }

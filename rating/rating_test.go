@@ -2,6 +2,7 @@ package rating
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -301,6 +302,33 @@ func TestUpdateLeavesInputAlone(t *testing.T) {
 	for i := range before {
 		if before[i] != keep[i] || ranks[i] != keepRanks[i] {
 			t.Fatalf("input changed: %v %v", before, ranks)
+		}
+	}
+}
+
+func TestRanks(t *testing.T) {
+	cases := []struct {
+		placement []int
+		scores    []int64
+		ties      bool
+		want      []int
+	}{
+		{[]int{1, 0}, []int64{3, 22}, true, []int{1, 0}},
+		{[]int{0, 1}, []int64{12, 12}, true, []int{0, 0}},
+		{[]int{0, 1}, []int64{12, 12}, false, []int{0, 1}},
+		{[]int{2, 0, 3, 1}, []int64{5, 1, 9, 5}, true, []int{1, 3, 0, 1}},
+		{[]int{2, 0, 3, 1}, []int64{5, 1, 9, 5}, false, []int{1, 3, 0, 2}},
+		{[]int{3, 2, 1, 0}, []int64{0, 0, 0, 0}, true, []int{0, 0, 0, 0}},
+	}
+	for _, tc := range cases {
+		got, err := Ranks(tc.placement, tc.scores, tc.ties)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("Ranks(%v, %v, %v) = %v, %v; want %v", tc.placement, tc.scores, tc.ties, got, err, tc.want)
+		}
+	}
+	for _, bad := range [][]int{{0}, {0, 0}, {0, 2}, {-1, 0}, {0, 1, 2}} {
+		if got, err := Ranks(bad, []int64{1, 2}, true); err == nil {
+			t.Errorf("Ranks(%v) = %v, want an error", bad, got)
 		}
 	}
 }
