@@ -174,3 +174,15 @@ func BenchmarkUpdate4(b *testing.B) {
 		Update(before, ranks)
 	}
 }
+
+// The shown rating never contradicts the leaderboard's order by ordinal.
+func TestPropertyDisplayMonotone(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 10000 {
+		a, b := randomRatings(rng, 2)[0], randomRatings(rng, 2)[1]
+		if a.Ordinal() > b.Ordinal() && a.Display() < b.Display() {
+			t.Fatalf("%v (ordinal %v) shows %d, below %v (ordinal %v) showing %d",
+				a, a.Ordinal(), a.Display(), b, b.Ordinal(), b.Display())
+		}
+	}
+}
