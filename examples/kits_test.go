@@ -170,10 +170,10 @@ func parseDot(t *testing.T, s string) (col, row int) {
 func abs(v int) int { return max(v, -v) }
 
 // TestKits writes every kit with `arena new` into a folder outside the
-// repository, builds it with the commands of its own README (the first shell
-// block builds the wasm module, the second the native program), checks the
-// module with `arena check` (a smoke match in both seats), and plays both
-// builds against a house bot: they must play the very same game.
+// repository and runs the commands of its own README: the first shell block
+// builds the wasm module, the second the native program, the third checks
+// the module with `arena check` (a smoke match in both seats) and plays it.
+// Then both builds play a house bot: they must play the very same game.
 func TestKits(t *testing.T) {
 	// The kits of one game play alike in every language: the first kit's
 	// replay of each game is the reference for the others.
@@ -200,9 +200,13 @@ func TestKits(t *testing.T) {
 				runBlock(t, dir, blocks[1])
 				wasm, native := filepath.Join(dir, "bot.wasm"), filepath.Join(dir, "bot")
 
-				if out, err := exec.Command(arenaBin, "check", "--game", g.id, wasm).CombinedOutput(); err != nil ||
-					!strings.Contains(string(out), "PASS") {
-					t.Fatalf("arena check: %v\n%s", err, out)
+				// The README's third block checks the module and plays the
+				// kit in both seats, natively against wasm, with `arena`.
+				if len(blocks) < 3 {
+					t.Fatal("the README has no block of arena commands")
+				}
+				if out := runBlock(t, dir, blocks[2]); !strings.Contains(out, "PASS") || strings.Count(out, "1. seat ") != 2 {
+					t.Fatalf("the README's arena commands printed:\n%s", out)
 				}
 				r := play(t, g, "exec:"+native, filepath.Join(dir, "native.replay"))
 				g.complete(t, r)
@@ -230,14 +234,18 @@ func shellBlocks(readme string) []string {
 	return blocks
 }
 
-// runBlock runs a README's shell block in dir, as a user would paste it.
-func runBlock(t *testing.T, dir, block string) {
+// runBlock runs a README's shell block in dir, as a user would paste it,
+// with the arena command under test first on $PATH, and returns its output.
+func runBlock(t *testing.T, dir, block string) string {
 	t.Helper()
 	cmd := exec.Command("sh", "-e", "-c", block)
 	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(arenaBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
 		t.Fatalf("in %s:\n%s\n%v\n%s", dir, block, err, out)
 	}
+	return string(out)
 }
 
 // build runs a build command and returns the file it made.
