@@ -36,7 +36,7 @@ func (c *checkCmd) Run() error {
 		return err
 	}
 	if _, err := os.Stat(c.File); err != nil {
-		return fmt.Errorf("%s: %w", c.File, unwrapPath(err))
+		return missingIsUsage(fmt.Errorf("%s: %w", c.File, unwrapPath(err)))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

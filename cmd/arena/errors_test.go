@@ -75,7 +75,8 @@ func TestMistakes(t *testing.T) {
 		{"parameter without value", args([]string{"match"}, dnb, twoBots, []string{"--param", "rows"}), 2, "want NAME=VALUE"},
 		{"bad colour", args([]string{"match"}, dnb, twoBots, []string{"--color", "pink"}), 2, "--color"},
 		{"negative watch", args([]string{"match"}, dnb, twoBots, []string{"--watch", "-1s"}), 2, "--watch"},
-		{"missing board file", args([]string{"match", "--game", "lines-and-boxes", "--param", "board=@/no/such/file", "--bot", "builtin:greedy", "--bot", "builtin:random"}), 1, "parameter board"},
+		{"missing board file", args([]string{"match", "--game", "lines-and-boxes", "--param", "board=@/no/such/file", "--bot", "builtin:greedy", "--bot", "builtin:random"}), 2, "parameter board"},
+		{"missing wasm file", args([]string{"match"}, dnb, []string{"--bot", "wasm:missing.wasm", "--bot", "builtin:random"}), 2, "no such file"},
 		{"not a wasm module", args([]string{"match"}, dnb, []string{"--bot", "wasm:notwasm.wasm", "--bot", "builtin:random"}), 1, "not a WebAssembly module"},
 		{"boards 0", args([]string{"tournament"}, dnb, twoBots, []string{"--boards", "0"}), 2, "--boards 0: want 1 or more"},
 		{"finals 1", args([]string{"tournament"}, dnb, twoBots, []string{"--finals", "1"}), 2, "--finals 1"},
@@ -89,7 +90,7 @@ func TestMistakes(t *testing.T) {
 		{"new: unknown language", []string{"new", "--lang", "cobol", "--game", "dots-and-boxes", "x"}, 2, "--lang"},
 		{"new: folder not empty", []string{"new", "--lang", "c", "--game", "dots-and-boxes", "."}, 1, "not empty"},
 		{"check: unknown game", []string{"check", "--game", "chess", "x.wasm"}, 2, `unknown game "chess"`},
-		{"check: missing file", []string{"check", "--game", "dots-and-boxes", "missing.wasm"}, 1, "missing.wasm: no such file"},
+		{"check: missing file", []string{"check", "--game", "dots-and-boxes", "missing.wasm"}, 2, "missing.wasm: no such file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wd := dir

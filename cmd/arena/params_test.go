@@ -32,7 +32,8 @@ func TestParseParams(t *testing.T) {
 			t.Errorf("%q: %v, want %q", tc.flags, err, tc.want)
 		}
 	}
-	if _, err := parseParamsWith([]string{"rows"}, fakeFile); !isUsage(err) {
+	var ue usageError
+	if _, err := parseParamsWith([]string{"rows"}, fakeFile); !errors.As(err, &ue) {
 		t.Error("a flag without = is not a usage error")
 	}
 }

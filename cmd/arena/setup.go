@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -63,7 +64,7 @@ func parseParamsWith(flags []string, readFile func(string) ([]byte, error)) (gam
 		if path, ok := strings.CutPrefix(v, "@"); ok {
 			data, err := readFile(path)
 			if err != nil {
-				return nil, fmt.Errorf("parameter %s: %w", k, err)
+				return nil, missingIsUsage(fmt.Errorf("parameter %s: %w", k, err))
 			}
 			v = string(data)
 		}
@@ -101,13 +102,22 @@ func checkBot(ctx context.Context, g game.Game, seat int, s string, params game.
 		b.Close()
 		return nil
 	}
-	if kind, _, _ := spec.Split(s); kind == "wasm" {
+	if kind, _, _ := spec.Split(s); kind == "wasm" && !errors.Is(err, fs.ErrNotExist) {
 		if h := botcheck.Hint(err); h != "" {
 			return hinted{err, h}
 		}
 		return err
 	}
 	return usageError{err}
+}
+
+// missingIsUsage makes a file named on the command line that does not exist
+// a usage error; any other failure to read it stays a failure.
+func missingIsUsage(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return usageError{err}
+	}
+	return err
 }
 
 // setup checks a whole match's command line before anything runs.
@@ -132,10 +142,4 @@ type specRunner struct{ match.Runner }
 
 func (r specRunner) Check(ctx context.Context, g game.Game, s string) error {
 	return checkBot(ctx, g, 0, s, nil)
-}
-
-// isUsage reports whether err is the command line's fault.
-func isUsage(err error) bool {
-	var ue usageError
-	return errors.As(err, &ue)
 }
