@@ -57,11 +57,11 @@ type Config struct {
 	// OnGame, when set, is called once per finished game, one call at a
 	// time, in the order the games finish (which depends on Parallel; the
 	// records themselves do not). An error stops the tournament.
-	OnGame func(g Game, r *replay.Replay) error
+	OnGame func(g GameRecord, r *replay.Replay) error
 }
 
-// Game is the record of one finished game.
-type Game struct {
+// GameRecord is one finished game.
+type GameRecord struct {
 	Round     int                   `json:"round"` // 1, or 2 for the finals
 	Index     int                   `json:"index"` // in the round's schedule, from 1
 	Seed      uint64                `json:"seed"`
@@ -94,7 +94,7 @@ type Result struct {
 	RoundOne  []Standing `json:"round_one"`
 	Finals    []Standing `json:"finals,omitempty"`
 	// Games lists every game played, round by round in schedule order.
-	Games []Game `json:"games"`
+	Games []GameRecord `json:"games"`
 }
 
 // Run plays the tournament.
@@ -295,11 +295,11 @@ type progress struct {
 	done   int
 	total  int
 	report func(done, total int)
-	onGame func(Game, *replay.Replay) error
+	onGame func(GameRecord, *replay.Replay) error
 }
 
 // finished reports one finished game, one at a time.
-func (p *progress) finished(g Game, r *replay.Replay) error {
+func (p *progress) finished(g GameRecord, r *replay.Replay) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
@@ -315,16 +315,16 @@ func (p *progress) finished(g Game, r *replay.Replay) error {
 }
 
 // records lists a round's games.
-func records(cfg Config, jobs []job) []Game {
-	out := make([]Game, len(jobs))
+func records(cfg Config, jobs []job) []GameRecord {
+	out := make([]GameRecord, len(jobs))
 	for i, j := range jobs {
 		out[i] = record(cfg, j)
 	}
 	return out
 }
 
-func record(cfg Config, j job) Game {
-	return Game{
+func record(cfg Config, j job) GameRecord {
+	return GameRecord{
 		Round: j.round, Index: j.index, Seed: j.seed, Bots: specsOf(cfg, j),
 		Turns: j.result.Turns, Scores: j.result.Scores, Placement: j.result.Placement, Statuses: j.result.Statuses,
 	}

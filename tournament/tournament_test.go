@@ -184,9 +184,9 @@ func TestBadConfigs(t *testing.T) {
 func TestEveryGameIsReported(t *testing.T) {
 	var lists []string
 	for _, parallel := range []int{1, 3} {
-		var seen []Game
+		var seen []GameRecord
 		cfg := Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: dnbBots, Seed: 5, Boards: 1, Finals: 2, Parallel: parallel,
-			OnGame: func(g Game, r *replay.Replay) error {
+			OnGame: func(g GameRecord, r *replay.Replay) error {
 				if r.Result.Turns != g.Turns || r.Seed != g.Seed {
 					t.Errorf("game %d/%d: record %+v, replay result %+v", g.Round, g.Index, g, r.Result)
 				}
@@ -201,7 +201,7 @@ func TestEveryGameIsReported(t *testing.T) {
 		if len(res.Games) != 6+4 || len(seen) != len(res.Games) {
 			t.Fatalf("%d games listed, %d reported", len(res.Games), len(seen))
 		}
-		slices.SortFunc(seen, func(a, b Game) int { return cmp.Or(a.Round-b.Round, a.Index-b.Index) })
+		slices.SortFunc(seen, func(a, b GameRecord) int { return cmp.Or(a.Round-b.Round, a.Index-b.Index) })
 		for i, g := range seen {
 			a, _ := json.Marshal(g)
 			b, _ := json.Marshal(res.Games[i])
@@ -221,7 +221,7 @@ func TestEveryGameIsReported(t *testing.T) {
 // --results) ends the tournament with its error.
 func TestOnGameErrorStops(t *testing.T) {
 	cfg := Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: dnbBots, Boards: 1, Parallel: 1,
-		OnGame: func(Game, *replay.Replay) error { return fmt.Errorf("disk full") }}
+		OnGame: func(GameRecord, *replay.Replay) error { return fmt.Errorf("disk full") }}
 	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("error %v", err)
 	}

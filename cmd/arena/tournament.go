@@ -129,7 +129,7 @@ func (c *tournamentCmd) outputs() (*outputs, error) {
 // game writes one finished game: its line in --results, its replay in
 // --replays. Each line is written whole, so a tournament stopped midway
 // leaves every finished game readable.
-func (o *outputs) game(gm tournament.Game, r *replay.Replay) error {
+func (o *outputs) game(gm tournament.GameRecord, r *replay.Replay) error {
 	if o.replays != "" {
 		if err := r.Save(filepath.Join(o.replays, fmt.Sprintf("round-%d-game-%d.json", gm.Round, gm.Index))); err != nil {
 			return fmt.Errorf("--replays: %w", err)
