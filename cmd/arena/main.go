@@ -92,11 +92,14 @@ func version() string {
 			dirty = s.Value == "true"
 		}
 	}
-	if rev != "" && (v == "" || v == "(devel)") {
+	switch {
+	case rev != "" && (v == "" || v == "(devel)"):
 		v = "commit " + rev[:min(12, len(rev))]
 		if dirty {
 			v += " (modified)"
 		}
+	case v == "" || v == "(devel)":
+		v = "development build" // built without version control information
 	}
 	return fmt.Sprintf("arena %s, %s", v, info.GoVersion)
 }
