@@ -17,7 +17,6 @@ import (
 
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/rng"
-	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
 )
 
@@ -27,8 +26,9 @@ type Runner interface {
 	// Check opens the bot named by spec for g and closes it, so that a bad
 	// entry fails before the first game rather than after many.
 	Check(ctx context.Context, g game.Game, spec string) error
-	// Play plays one game between the bots named by specs, in seat order.
-	Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*match.Played, error)
+	// Play plays one game between the bots named by specs, in seat order,
+	// and returns its replay.
+	Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, error)
 }
 
 // Config describes a tournament.
@@ -354,10 +354,10 @@ func play(ctx context.Context, cfg Config, jobs []job, prog *progress) error {
 			for i := range next {
 				j := &jobs[i]
 				specs := specsOf(cfg, *j)
-				played, err := cfg.Runner.Play(ctx, cfg.Game, j.seed, cfg.Params, specs)
+				r, err := cfg.Runner.Play(ctx, cfg.Game, j.seed, cfg.Params, specs)
 				if err == nil {
-					j.result = played.Replay.Result
-					err = prog.finished(record(cfg, *j), played.Replay)
+					j.result = r.Result
+					err = prog.finished(record(cfg, *j), r)
 				}
 				if err != nil {
 					mu.Lock()

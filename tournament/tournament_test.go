@@ -31,11 +31,15 @@ func (specRunner) Check(ctx context.Context, g game.Game, s string) error {
 	return nil
 }
 
-func (r specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*match.Played, error) {
+func (r specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, error) {
 	if r.played != nil {
 		r.played.Add(1)
 	}
-	return match.Runner{}.Play(ctx, g, seed, params, specs)
+	played, err := match.Runner{}.Play(ctx, g, seed, params, specs)
+	if err != nil {
+		return nil, err
+	}
+	return played.Replay, nil
 }
 
 var dnbBots = []string{"builtin:random", "builtin:greedy", "builtin:chains"}

@@ -84,18 +84,17 @@ func (c *matchCmd) Run() error {
 			w.turn(t, st)
 		}
 	}}
-	played, err := runner.Play(ctx, g, c.Seed, params, c.Bot)
+	r, logs, err := playSpecs(ctx, runner, g, c.Seed, params, c.Bot)
 	if err != nil {
 		return err
 	}
-	r := played.Replay
 	if c.Replay != "" {
 		if err := r.Save(c.Replay); err != nil {
 			return fmt.Errorf("writing the replay: %w", err)
 		}
 	}
 	if c.Logs != "" {
-		if err := writeLogs(c.Logs, played.Logs); err != nil {
+		if err := writeLogs(c.Logs, logs); err != nil {
 			return err
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/match"
+	"github.com/arenabots/arena/replay"
 )
 
 // lookupGame finds a game, or says which games there are.
@@ -136,10 +137,25 @@ func setup(ctx context.Context, g game.Game, seed uint64, params game.Params, sp
 	return nil
 }
 
-// specRunner plays games between bots named by SPECs: the runner the
-// tournament is given.
-type specRunner struct{ match.Runner }
+// playSpecs plays one match between the bots named by specs, in seat order,
+// and returns its replay and each seat's kept stderr: the one place the
+// command line asks package match to open bots from SPECs.
+func playSpecs(ctx context.Context, rn match.Runner, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, [][]byte, error) {
+	played, err := rn.Play(ctx, g, seed, params, specs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return played.Replay, played.Logs, nil
+}
 
-func (r specRunner) Check(ctx context.Context, g game.Game, s string) error {
+// specRunner plays a tournament's games between bots named by SPECs.
+type specRunner struct{}
+
+func (specRunner) Check(ctx context.Context, g game.Game, s string) error {
 	return checkBot(ctx, g, 0, s, nil)
+}
+
+func (specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, error) {
+	r, _, err := playSpecs(ctx, match.Runner{}, g, seed, params, specs)
+	return r, err
 }
