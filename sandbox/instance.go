@@ -258,7 +258,8 @@ func (in *Instance) refill(mod api.Module, counter int64) int64 {
 func (in *Instance) startTurn(observe func(left int64) []byte) {
 	if in.started {
 		in.tank.Left = max(in.live(), 0)
-	} else {
+	}
+	if !in.started {
 		in.startup = in.limits.StartAllowance - max(in.live(), 0)
 	}
 	in.started = true // what was left of the start-up allowance is gone
@@ -371,11 +372,6 @@ func (in *Instance) kill() {
 		close(in.killCh)
 	})
 }
-
-// StartupFuel is the fuel the instance spent from instantiation to its first
-// stdin read, out of Limits.StartAllowance. Read it once the first Ask has
-// returned; before that it is 0.
-func (in *Instance) StartupFuel() int64 { return in.startup }
 
 // Tank returns the tank the instance draws from. Its PerTurn and Cap never
 // change; its Left is the instance's to update while it runs.
@@ -521,3 +517,8 @@ func instantiateHost(ctx context.Context, wz wazero.Runtime) (api.Module, error)
 		Export(hostFuelLeft).
 		Instantiate(ctx)
 }
+
+// StartupFuel is the fuel the instance spent from instantiation to its first
+// stdin read, out of Limits.StartAllowance. Read it once the first Ask has
+// returned; before that it is 0.
+func (in *Instance) StartupFuel() int64 { return in.startup }
