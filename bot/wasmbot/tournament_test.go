@@ -6,7 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/spec"
+	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games/dotsandboxes"
+	"github.com/arenabots/arena/match"
+	"github.com/arenabots/arena/replay"
 	"github.com/arenabots/arena/sandbox/wasmtest"
 	"github.com/arenabots/arena/tournament"
 )
@@ -32,7 +37,7 @@ func TestTournamentWithHostileEntry(t *testing.T) {
 		t.Helper()
 		start := time.Now()
 		res, err := tournament.Run(context.Background(), tournament.Config{
-			Game: dotsandboxes.Game{}, Bots: append([]string{entry}, others...), Seed: 3, Boards: 1, Parallel: 2})
+			Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: append([]string{entry}, others...), Seed: 3, Boards: 1, Parallel: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,4 +58,24 @@ func TestTournamentWithHostileEntry(t *testing.T) {
 			t.Errorf("%s: the tournament took %v, against %v with a well-behaved entry", name, took, base)
 		}
 	}
+}
+
+// specRunner plays a tournament's games between bots named by SPECs.
+type specRunner struct{}
+
+func (specRunner) Check(ctx context.Context, g game.Game, s string) error {
+	b, err := spec.Open(ctx, s, bot.Match{Game: g})
+	if err != nil {
+		return err
+	}
+	b.Close()
+	return nil
+}
+
+func (specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, error) {
+	played, err := match.Runner{}.Play(ctx, g, seed, params, specs)
+	if err != nil {
+		return nil, err
+	}
+	return played.Replay, nil
 }

@@ -62,16 +62,16 @@ const (
 // also pay for that call.
 const (
 	// memory.copy, memory.fill, memory.init: BulkPrice + length/BulkBytesPerUnit.
-	BulkPrice        = 16
+	BulkPrice        = 48
 	BulkBytesPerUnit = 32
 	// memory.grow: GrowPrice + PagePrice per 64 KiB page asked for. The
 	// host work of a page is the kernel's zeroing of it when first touched.
-	GrowPrice = 32
-	PagePrice = 2048
+	GrowPrice = 256
+	PagePrice = 8192
 	// table.grow, table.fill, table.copy, table.init: TablePrice +
 	// TableElementPrice per element.
-	TablePrice        = 32
-	TableElementPrice = 1
+	TablePrice        = 256
+	TableElementPrice = 4
 	// Function entry: 1 per LocalsPerUnit locals it declares (zeroed).
 	LocalsPerUnit = 8
 	// Instantiation, charged to the start-up allowance: PagePrice per page
@@ -81,7 +81,7 @@ const (
 
 // The prices of host calls, charged by the sandbox before the call's work.
 const (
-	HostCallPrice         = 128 // every WASI or arena call
+	HostCallPrice         = 256 // every WASI or arena call
 	HostBytesPerUnit      = 64  // plus 1 per this many bytes it reads or writes
 	HostIovecPrice        = 4   // plus this per iovec of fd_read and fd_write
 	HostSubscriptionPrice = 64  // plus this per subscription of poll_oneoff
