@@ -76,6 +76,7 @@ type rewriter struct {
 	refillType uint32 // type index of (i64) -> (i64), appended to the type section
 
 	doneFunction, doneCode bool
+	doneNames              bool // a name section was seen
 	// The cost of instantiation, charged by starting the counter below
 	// zero: the counter's initial value sits at initAt in out, padded to a
 	// fixed width, and is written once the data section is known.
@@ -214,18 +215,20 @@ func (m *rewriter) customSection(r *reader) {
 	if r.err != nil {
 		return
 	}
-	switch {
-	case name == "name":
+	// Only the first name section is kept, and of it only what stack
+	// traces use (names.go): wazero decodes a name section into maps it
+	// allocates by the counts the section declares, 12 bytes of host memory
+	// and more for every 2 bytes of input, and keeps them with the compiled
+	// module. Every other custom section is dropped: wazero does not use
+	// them, and 10 million empty ones cost seconds to copy and decode.
+	// Debug info, for one, points at code offsets the pass moves.
+	if name == "name" && !m.doneNames && m.lastOrder >= sectionOrder[secCode] {
 		// Where it belongs, after the code, the function indices are known;
 		// a name section anywhere else is dropped.
-		if names, ok := shiftNames(r.b[r.pos:], m.funcImports); ok && m.lastOrder >= sectionOrder[secCode] {
+		m.doneNames = true
+		if names, ok := shiftNames(r.b[r.pos:], m.funcImports, uint32(len(m.funcs))); ok {
 			m.emit(secCustom, append(appendName(nil, "name"), names...))
 		}
-	case strings.HasPrefix(name, ".debug_") || name == "sourceMappingURL" || name == "external_debug_info":
-		// Debug info points at code offsets the pass moves: drop it rather
-		// than have stack traces point at the wrong lines.
-	default:
-		m.emit(secCustom, r.b)
 	}
 	r.pos = len(r.b)
 }

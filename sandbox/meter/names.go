@@ -1,17 +1,21 @@
 package meter
 
-// Subsections of the "name" custom section that are keyed by function index.
+// The subsections of the "name" custom section that are kept.
 const (
+	namesModule    = 0 // the module's name
 	namesFunctions = 1 // function index -> name
-	namesLocals    = 2 // function index -> local index -> name
-	namesLabels    = 3 // function index -> label index -> name
 )
 
 // shiftNames returns the contents of a "name" section (after its own name)
-// with every function index moved past the new import. Names only help stack
-// traces, so a section that does not parse is dropped (ok false) rather than
+// with every function index moved past the new import, keeping only the
+// module's name and the functions' names, the parts stack traces show. Local
+// and label names are dropped, and a section naming more functions than the
+// module has (funcs, imports included) is dropped whole: wazero allocates
+// what a section declares, and a 32 MiB section of 16 million two-byte local
+// names took 600 MiB of the host's memory. Names only help stack traces, so
+// a section that does not parse is dropped too (ok false) rather than
 // refused.
-func shiftNames(b []byte, funcImports uint32) (out []byte, ok bool) {
+func shiftNames(b []byte, funcImports, funcs uint32) (out []byte, ok bool) {
 	r := &reader{b: b}
 	for !r.done() && r.err == nil {
 		id := r.byte()
@@ -22,18 +26,13 @@ func shiftNames(b []byte, funcImports uint32) (out []byte, ok bool) {
 		}
 		var c []byte
 		switch id {
-		case namesFunctions:
-			c = shiftNameMap(sub, funcImports, nil)
-		case namesLocals, namesLabels:
-			n := sub.count()
-			c = appendU32(c, uint32(n))
-			for i := 0; i < n && sub.err == nil; i++ {
-				c = appendU32(c, shiftIndex(sub.u32(), funcImports))
-				c = copyNameMap(sub, c)
-			}
-		default:
+		case namesModule:
 			c = sub.b
 			sub.pos = len(sub.b)
+		case namesFunctions:
+			c = shiftNameMap(sub, funcImports, funcs, nil)
+		default:
+			continue
 		}
 		if sub.err != nil || !sub.done() {
 			return nil, false
@@ -52,24 +51,18 @@ func shiftIndex(idx, funcImports uint32) uint32 {
 	return idx
 }
 
-// shiftNameMap copies a name map keyed by function index, shifted.
-func shiftNameMap(r *reader, funcImports uint32, c []byte) []byte {
+// shiftNameMap copies a name map keyed by function index, shifted, unless it
+// names more than funcs functions.
+func shiftNameMap(r *reader, funcImports, funcs uint32, c []byte) []byte {
 	n := r.count()
+	if uint64(n) > uint64(funcs) {
+		r.fail("the name section names %d functions, more than the module's %d", n, funcs)
+		return nil
+	}
 	c = appendU32(c, uint32(n))
 	for i := 0; i < n && r.err == nil; i++ {
 		c = appendU32(c, shiftIndex(r.u32(), funcImports))
 		c = appendName(c, r.name())
 	}
 	return c
-}
-
-// copyNameMap copies a name map whose keys do not change (locals, labels).
-func copyNameMap(r *reader, c []byte) []byte {
-	start := r.pos
-	n := r.count()
-	for i := 0; i < n && r.err == nil; i++ {
-		r.u32()
-		r.name()
-	}
-	return append(c, r.b[start:r.pos]...)
 }

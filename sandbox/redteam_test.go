@@ -1,0 +1,250 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/protocol"
+	. "github.com/arenabots/arena/sandbox/wasmtest"
+)
+
+// The red team's corpus: attacks written against the documented limits and
+// cost model (docs/sandbox.md, docs/fuel.md) by someone who did not write the
+// sandbox, looking for what TestHostileCorpus, TestHostile and TestDoorLimits
+// do not try. Each module is either refused at the door or plays its turns
+// twice with the pinned statuses, never timeout, within a bound of wall-clock
+// time and host memory.
+
+// rtSection is one top-level section of a module.
+type rtSection struct {
+	id      byte
+	content []byte
+}
+
+// rtOrder is the position a known section takes in a module.
+var rtOrder = map[byte]int{1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 13: 6, 6: 7, 7: 8, 8: 9, 9: 10, 12: 11, 10: 12, 11: 13}
+
+// withSections adds sections to a module: known ones where the binary format
+// wants them (replacing one of the same id), custom ones (id 0) at the end.
+func withSections(mod []byte, add ...rtSection) []byte {
+	var secs []rtSection
+	r := mod[8:]
+	for len(r) > 0 {
+		id := r[0]
+		n, k := rtULEB(r[1:])
+		secs = append(secs, rtSection{id, r[1+k : 1+k+int(n)]})
+		r = r[1+k+int(n):]
+	}
+	for _, a := range add {
+		if a.id == 0 {
+			secs = append(secs, a)
+			continue
+		}
+		at := len(secs)
+		for i, s := range secs {
+			if s.id == a.id {
+				secs = append(secs[:i], secs[i+1:]...)
+				at = i
+				break
+			}
+			if s.id != 0 && rtOrder[s.id] > rtOrder[a.id] {
+				at = i
+				break
+			}
+		}
+		secs = append(secs[:at], append([]rtSection{a}, secs[at:]...)...)
+	}
+	out := append([]byte(nil), mod[:8]...)
+	for _, s := range secs {
+		out = append(out, s.id)
+		out = append(out, rtLEB(uint64(len(s.content)))...)
+		out = append(out, s.content...)
+	}
+	return out
+}
+
+func rtULEB(b []byte) (uint64, int) {
+	var v uint64
+	for i, c := range b {
+		v |= uint64(c&0x7f) << (7 * i)
+		if c < 0x80 {
+			return v, i + 1
+		}
+	}
+	panic("bad leb")
+}
+
+func rtLEB(v uint64) []byte {
+	var b []byte
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if v == 0 {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
+
+func rtName(s string) []byte { return Cat(rtLEB(uint64(len(s))), []byte(s)) }
+
+// nameSection is a custom "name" section with one subsection.
+func nameSection(sub byte, content []byte) rtSection {
+	return rtSection{0, Cat(rtName("name"), []byte{sub}, rtLEB(uint64(len(content))), content)}
+}
+
+type redCase struct {
+	name   string
+	wasm   func() []byte
+	refuse string // a part of the refusal; "" for a module that must run
+	obs    int    // turns to play (default 4)
+	want   string // statuses
+	detail string // in the first failure's detail
+	tank   func() *Tank
+}
+
+var redCorpus = []redCase{
+	{name: "name section: 16M local names of one function (decoder allocation bomb)",
+		wasm: func() []byte {
+			n := 15 << 20
+			c := Cat(rtLEB(1), rtLEB(7), rtLEB(uint64(n)), Repeat([]byte{0, 0}, n))
+			return withSections(Echo{}.Module(), nameSection(2, c))
+		}, want: "ok ok ok ok"},
+	{name: "name section: 16M function names",
+		wasm: func() []byte {
+			n := 15 << 20
+			c := Cat(rtLEB(uint64(n)), Repeat([]byte{0, 0}, n))
+			return withSections(Echo{}.Module(), nameSection(1, c))
+		}, want: "ok ok ok ok"},
+	{name: "10M empty custom sections",
+		wasm: func() []byte {
+			m := Echo{}.Module()
+			return append(m, Repeat([]byte{0, 1, 0}, 10<<20)...)
+		}, want: "ok ok ok ok"},
+	{name: "a start function that loops forever",
+		wasm: func() []byte {
+			return withSections(Echo{Turn: Forever()}.Module(), rtSection{8, rtLEB(TurnFunc)})
+		}, want: "fuel fuel fuel fuel", detail: "start-up allowance"},
+	{name: "a start function that reads stdin",
+		wasm: func() []byte {
+			// The start function takes the first observation, so _start's
+			// read is a second read without an answer.
+			return withSections(Echo{Turn: wasiCall(FdRead, 0, 0, 1, 20)}.Module(), rtSection{8, rtLEB(TurnFunc)})
+		}, want: "crash crash crash crash", detail: "without answering"},
+	{name: "a start function that writes an answer",
+		wasm: func() []byte {
+			return withSections(Echo{Turn: wasiCall(FdWrite, 1, 8, 1, 24)}.Module(), rtSection{8, rtLEB(TurnFunc)})
+		}, want: "ok ok ok ok"},
+	{name: "poll_oneoff on stdin and a clock of an hour, every turn",
+		wasm: func() []byte {
+			// Two subscriptions at scratch: fd_read of fd 0, and a relative clock of 3600 s.
+			sub1 := Cat(I32(scratch+8), I32(1), []byte{0x3a, 0, 0}, I32(scratch+16), I32(0), Store(0))       // tag 1 (fd_read) at +8, fd 0 at +16
+			sub2 := Cat(I32(scratch+48+8), I32(0), []byte{0x3a, 0, 0}, I32(scratch+48+16), I32(0), Store(0), // clock id 0
+				I32(scratch+48+24), []byte{0x42, 0x80, 0xe0, 0xe5, 0xa2, 0xa3, 0x68}, []byte{0x37, 3, 0}) // timeout (i64.store)
+			return Echo{Turn: Cat(sub1, sub2, wasiCall(PollOneoff, scratch, scratch+4096, 2, scratch+8192))}.Module()
+		}, want: "ok ok ok ok"},
+	{name: "operand stack of 100,000 values, recursing",
+		wasm: func() []byte {
+			return Echo{Turn: Cat(Repeat(I32(0), 100_000), Call(TurnFunc), Repeat(Drop, 100_000))}.Module()
+		}, want: "crash crash crash crash", tank: bigTank},
+	{name: "operand stack of 1,000 values, recursing in the start function",
+		wasm: func() []byte {
+			return withSections(Echo{Turn: Cat(Repeat(I32(0), 1000), Call(TurnFunc), Repeat(Drop, 1000))}.Module(), rtSection{8, rtLEB(TurnFunc)})
+		}, want: "fuel fuel fuel fuel", detail: "start-up allowance"},
+	{name: "1,000 loaded values live across a recursive call, in the start function",
+		wasm: func() []byte {
+			var push []byte
+			for i := 0; i < 1000; i++ {
+				push = Cat(push, I32(int32(4*i)), []byte{0x28, 2, 0})
+			}
+			return withSections(Echo{Turn: Cat(push, Call(TurnFunc), Repeat(Drop, 1000))}.Module(), rtSection{8, rtLEB(TurnFunc)})
+		}, want: "fuel fuel fuel fuel", detail: "start-up allowance"},
+	{name: "10,000 loaded values live across a recursive call",
+		wasm: func() []byte {
+			var push []byte
+			for i := 0; i < 10000; i++ {
+				push = Cat(push, I32(int32(4*i)), []byte{0x28, 2, 0})
+			}
+			return Echo{Turn: Cat(push, Call(TurnFunc), Repeat(Drop, 10000))}.Module()
+		}, want: "fuel fuel fuel fuel"},
+	{name: "operand stack of 1,000 values, recursing",
+		wasm: func() []byte {
+			return Echo{Turn: Cat(Repeat(I32(0), 1000), Call(TurnFunc), Repeat(Drop, 1000))}.Module()
+		}, want: "crash crash crash crash", tank: bigTank},
+}
+
+func TestRedTeam(t *testing.T) {
+	for _, c := range redCorpus {
+		t.Run(c.name, func(t *testing.T) {
+			wasm := c.wasm()
+			var first []protocol.Reply
+			for run := 0; run < 2; run++ {
+				start := time.Now()
+				var rs []protocol.Reply
+				var err error
+				grew := peakRSS(func() {
+					var m *Module
+					m, err = testRT.Compile(context.Background(), wasm)
+					if err != nil {
+						return
+					}
+					tank := c.tank
+					if tank == nil {
+						tank = protocolTank
+					}
+					n := c.obs
+					if n == 0 {
+						n = 4
+					}
+					rs = play(t, supervised(m, tank, &bot.Log{}), repeat(`{"x":1}`, n)...)
+				})
+				wall := time.Since(start)
+				t.Logf("run %d: %d bytes, %v, host +%d MiB, err %v, %q %+v", run, len(wasm), wall, grew>>20, err, statuses(rs), trimReplies(rs))
+				if c.refuse != "" {
+					if err == nil || !IsRefused(err) || !strings.Contains(err.Error(), c.refuse) {
+						t.Fatalf("err = %v, want a refusal containing %q", err, c.refuse)
+					}
+				} else if err != nil {
+					t.Fatalf("compile: %v", err)
+				} else if got := statuses(rs); got != c.want {
+					t.Errorf("statuses %q, want %q", got, c.want)
+				}
+				for i, r := range rs {
+					if r.Status == protocol.Timeout {
+						t.Errorf("turn %d: timeout", i)
+					}
+				}
+				if c.detail != "" && len(rs) > 0 && !strings.Contains(rs[0].Detail, c.detail) {
+					t.Errorf("detail %q, want it to contain %q", rs[0].Detail, c.detail)
+				}
+				if wall > 10*time.Second*raceScale {
+					t.Errorf("took %v", wall)
+				}
+				if grew > corpusMemory {
+					t.Errorf("the host's memory grew by %d MiB", grew>>20)
+				}
+				if run == 0 {
+					first = rs
+				} else if !sameReplies(first, rs) {
+					t.Errorf("a second run differs:\n%+v\n%+v", first, rs)
+				}
+			}
+		})
+	}
+}
+
+func trimReplies(rs []protocol.Reply) []string {
+	var out []string
+	for _, r := range rs {
+		l := string(r.Line)
+		if len(l) > 40 {
+			l = l[:40] + "..."
+		}
+		out = append(out, fmt.Sprintf("%s/%s/%s/%d", r.Status, l, r.Detail, r.Fuel))
+	}
+	return out
+}
