@@ -177,9 +177,172 @@ var redCorpus = []redCase{
 		}, want: "crash crash crash crash", tank: bigTank},
 }
 
+// section returns the contents of the module's section id.
+func section(mod []byte, id byte) []byte {
+	r := mod[8:]
+	for len(r) > 0 {
+		n, k := rtULEB(r[1:])
+		if r[0] == id {
+			return r[1+k : 1+k+int(n)]
+		}
+		r = r[1+k+int(n):]
+	}
+	return nil
+}
+
+// extendVec adds n entries (their bytes) to the vector that is section id
+// of the module, creating the section if it is missing.
+func extendVec(mod []byte, id byte, n int, entries []byte) []byte {
+	old := section(mod, id)
+	var count uint64
+	var rest []byte
+	if old != nil {
+		c, k := rtULEB(old)
+		count, rest = c, old[k:]
+	}
+	return withSections(mod, rtSection{id, Cat(rtLEB(count+uint64(n)), rest, entries)})
+}
+
+func rtImport(mod, nm string, kind byte, desc ...byte) []byte {
+	return Cat(rtName(mod), rtName(nm), []byte{kind}, desc)
+}
+
+func rtExport(nm string, kind byte, idx uint64) []byte {
+	return Cat(rtName(nm), []byte{kind}, rtLEB(idx))
+}
+
+var redCorpus2 = []redCase{
+	{name: "arena.fuel_left of the wrong type", wasm: func() []byte { return Echo{Import: "arena.fuel_left"}.Module() },
+		refuse: "fuel_left"},
+	{name: "an unknown arena function", wasm: func() []byte { return Echo{Import: "arena.fuel_set"}.Module() },
+		refuse: "fuel_set"},
+	{name: "a memory imported from the WASI module", wasm: func() []byte {
+		return extendVec(Echo{}.Module(), 2, 1, rtImport("wasi_snapshot_preview1", "memory", 2, 0, 1))
+	}, refuse: "memory"},
+	{name: "a table imported from arena", wasm: func() []byte {
+		return extendVec(Echo{}.Module(), 2, 1, rtImport("arena", "table", 1, 0x70, 0, 1))
+	}, refuse: "table"},
+	{name: "a global imported from arena", wasm: func() []byte {
+		return extendVec(Echo{}.Module(), 2, 1, rtImport("arena", "fuel", 3, 0x7e, 1))
+	}, refuse: "fuel"},
+	{name: "the meter's own counter exported under its reserved name", wasm: func() []byte {
+		return extendVec(Echo{}.Module(), 7, 1, rtExport("arena_fuel", 2, 0))
+	}, refuse: "arena_fuel"},
+	{name: "_start exported twice", wasm: func() []byte {
+		return extendVec(Echo{}.Module(), 7, 1, rtExport("_start", 0, 5))
+	}, refuse: "_start"},
+	{name: "memory exported as a function's name", wasm: func() []byte {
+		return withSections(Echo{}.Module(), rtSection{7, Cat(rtLEB(3), rtExport("memory", 0, 5), rtExport("_start", 0, 5), rtExport("mem", 2, 0))})
+	}, refuse: "memory"},
+	{name: "100 tables, each grown by a million elements, forever", wasm: func() []byte {
+		var tables, grow []byte
+		for i := 0; i < 100; i++ {
+			tables = Cat(tables, []byte{0x70, 0, 0})
+			grow = Cat(grow, RefNull, I32(1<<20), []byte{0xfc, 15}, rtLEB(uint64(i)), Drop)
+		}
+		return withSections(Echo{Turn: Forever(grow)}.Module(), rtSection{4, Cat(rtLEB(100), tables)})
+	}, want: "fuel fuel fuel fuel"},
+	{name: "100 tables of 10,000 elements at the start, grown to their maximum once", wasm: func() []byte {
+		var tables, grow []byte
+		for i := 0; i < 100; i++ {
+			tables = Cat(tables, []byte{0x70, 0}, rtLEB(10_000))
+			grow = Cat(grow, RefNull, I32(1<<20), []byte{0xfc, 15}, rtLEB(uint64(i)), Drop)
+		}
+		return withSections(Echo{Turn: grow}.Module(), rtSection{4, Cat(rtLEB(100), tables)})
+	}, want: "fuel fuel fuel fuel"}, // each grow is charged for the most that could succeed
+	{name: "an active element segment of a million ref.func expressions", wasm: func() []byte {
+		n := 1 << 20
+		seg := Cat([]byte{4, 0x41, 0, 0x0b}, rtLEB(uint64(n)), Repeat([]byte{0xd2, 5, 0x0b}, n))
+		m := Echo{Table: true, TableMin: 1 << 20}.Module()
+		return withSections(m, rtSection{9, Cat(rtLEB(1), seg)})
+	}, want: "ok ok ok ok"},
+	{name: "a passive data segment of 30 MB, memory.init of all of it forever", wasm: func() []byte {
+		n := 30 << 20
+		m := Echo{MinPages: 1000, DataSegs: 1, Turn: Forever(I32(bigAt), I32(0), I32(int32(n)), []byte{0xfc, 8, 1, 0})}.Module()
+		// Make the passive segment (the third) 30 MB long.
+		d := section(m, 11)
+		d = Cat(d[:len(d)-3], []byte{1}, rtLEB(uint64(n)), make([]byte, n))
+		return withSections(m, rtSection{11, d})
+	}, want: "fuel fuel fuel fuel"},
+	{name: "memory.init after data.drop", wasm: func() []byte {
+		return Echo{DataSegs: 1, Turn: Cat([]byte{0xfc, 9, 1}, I32(0), I32(0), I32(1), []byte{0xfc, 8, 1, 0})}.Module()
+	}, want: "crash crash crash crash", detail: "out of bounds"},
+	{name: "fd_write of a million empty iovecs, forever", wasm: func() []byte {
+		return Echo{MinPages: 200, Turn: Forever(wasiCall(FdWrite, 1, bigAt, 1<<20, scratch))}.Module()
+	}, want: "fuel fuel fuel fuel"},
+	{name: "a memory of 248 MiB, idle",
+		wasm: func() []byte { return Echo{MinPages: 3968}.Module() }, want: "ok ok ok ok"},
+	{name: "random_get of 1 MiB in start-up", wasm: func() []byte {
+		return withSections(Echo{MinPages: 100, Turn: wasiCall(RandomGet, bigAt, 1<<20)}.Module(), rtSection{8, rtLEB(TurnFunc)})
+	}, want: "ok ok ok ok"},
+	{name: "random_get of 1 MiB in every turn", wasm: func() []byte {
+		return Echo{MinPages: 100, Turn: wasiCall(RandomGet, bigAt, 1<<20)}.Module()
+	}, want: "ok ok ok ok"},
+	{name: "random_get of 100 MiB in start-up", wasm: func() []byte {
+		return withSections(Echo{MinPages: 3968, Turn: wasiCall(RandomGet, bigAt, 100<<20)}.Module(), rtSection{8, rtLEB(TurnFunc)})
+	}, want: "fuel fuel fuel fuel", detail: "ran out of fuel"}, // the start-up fits; the same call in a turn (26M) does not
+	{name: "random_get of 240 MiB in start-up", wasm: func() []byte {
+		// 3,968 pages (32.5M) and 240 MiB (62.9M) fit the allowance; the same call in a turn does not.
+		return withSections(Echo{MinPages: 3968, Turn: wasiCall(RandomGet, bigAt, 240<<20)}.Module(), rtSection{8, rtLEB(TurnFunc)})
+	}, want: "fuel fuel fuel fuel", detail: "ran out of fuel"},
+	{name: "64 MiB to stdout without a newline, forever, in start-up", wasm: func() []byte {
+		// iovec {0, 64 MiB} at scratch
+		iov := Cat(I32(scratch), I32(0), Store(0), I32(scratch+4), I32(64<<20), Store(0))
+		return withSections(Echo{MinPages: 1100, Turn: Cat(iov, Forever(wasiCall(FdWrite, 1, scratch, 1, scratch+8)))}.Module(), rtSection{8, rtLEB(TurnFunc)})
+	}, want: "fuel fuel fuel fuel", detail: "start-up allowance"},
+	{name: "64 MiB to stdout without a newline, forever, in a turn", wasm: func() []byte {
+		iov := Cat(I32(scratch), I32(0), Store(0), I32(scratch+4), I32(64<<20), Store(0))
+		iov = Cat(I32(scratch), I32(bigAt), Store(0), I32(scratch+4), I32(64<<20), Store(0))
+		return Echo{MinPages: 1100, Turn: Cat(iov, Forever(wasiCall(FdWrite, 1, scratch, 1, scratch+8)))}.Module()
+	}, want: "malformed malformed malformed malformed", detail: "longer than"},
+	{name: "two answers every turn", wasm: func() []byte {
+		return Echo{Turn: wasiCall(FdWrite, 1, 8, 1, 24)}.Module()
+	}, want: "ok ok ok ok"},
+	{name: "10,000 types of 3,000 parameters", wasm: func() []byte {
+		ty := Cat([]byte{0x60}, rtLEB(3000), Repeat([]byte{0x7f}, 3000), []byte{0})
+		return extendVec(Echo{}.Module(), 1, 9_990, Repeat(ty, 9_990))
+	}, refuse: "the number of parameters or results of function type 4 is 3000, more than the limit of 1000"},
+	{name: "100,000 parameters in types of 1,000", wasm: func() []byte {
+		ty := Cat([]byte{0x60}, rtLEB(1000), Repeat([]byte{0x7f}, 1000), []byte{0})
+		return extendVec(Echo{}.Module(), 1, 100, Repeat(ty, 100))
+	}, refuse: "the number of parameters and results of all function types together is 100012, more than the limit of 100000"},
+	{name: "99,000 parameters in types of 1,000", wasm: func() []byte {
+		ty := Cat([]byte{0x60}, rtLEB(1000), Repeat([]byte{0x7f}, 1000), []byte{0})
+		return extendVec(Echo{}.Module(), 1, 99, Repeat(ty, 99))
+	}, want: "ok ok ok ok"},
+	{name: "one type of a million results", wasm: func() []byte {
+		ty := Cat([]byte{0x60, 0}, rtLEB(1<<20), Repeat([]byte{0x7f}, 1<<20))
+		return extendVec(Echo{}.Module(), 1, 1, ty)
+	}, refuse: "is 1048576, more than the limit of 1000"},
+}
+
+// NOT FIXED: table.init from a passive segment of a million ref.func
+// expressions, in a loop, is charged 32 + 1 per element as docs/fuel.md says,
+// yet a turn of it has reached the 2 s backstop (timeout) on a loaded
+// machine, and run 0 and run 1 differed (fuel, then timeout): its host time
+// per unit of fuel is far above the plain instructions'. Found by the red
+// team without time left to find where wazero spends it.
+var redElemInit = redCase{name: "a passive element segment of a million ref.func expressions, table.init forever", wasm: func() []byte {
+	n := 1 << 20
+	seg := Cat([]byte{5, 0x70}, rtLEB(uint64(n)), Repeat([]byte{0xd2, 5, 0x0b}, n))
+	m := Echo{Table: true, TableMin: 1 << 20, Turn: Forever(I32(0), I32(0), I32(1<<20), []byte{0xfc, 12, 0, 0})}.Module()
+	return withSections(m, rtSection{9, Cat(rtLEB(1), seg)})
+}, want: "fuel fuel fuel fuel"}
+
+func TestRedTeamElemInit(t *testing.T) {
+	t.Skip("not fixed: see redElemInit; reaches the wall-clock backstop under load")
+	runRedCase(t, redElemInit)
+}
+
 func TestRedTeam(t *testing.T) {
-	for _, c := range redCorpus {
-		t.Run(c.name, func(t *testing.T) {
+	for _, c := range append(redCorpus, redCorpus2...) {
+		t.Run(c.name, func(t *testing.T) { runRedCase(t, c) })
+	}
+}
+
+func runRedCase(t *testing.T, c redCase) {
+	{
+		{
 			wasm := c.wasm()
 			var first []protocol.Reply
 			for run := 0; run < 2; run++ {
@@ -233,7 +396,7 @@ func TestRedTeam(t *testing.T) {
 					t.Errorf("a second run differs:\n%+v\n%+v", first, rs)
 				}
 			}
-		})
+		}
 	}
 }
 

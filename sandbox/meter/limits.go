@@ -9,14 +9,20 @@ import "fmt"
 // within them can make metering or wazero's compiler take more than a few
 // seconds or a few hundred MiB (TestDoorBombs measures the worst shapes).
 const (
-	MaxModuleSize      = 32 << 20 // bytes of the whole file
-	MaxCodeSection     = 8 << 20  // bytes of the code section
-	MaxFunctionBody    = 512 << 10
-	MaxLocals          = 50_000 // per function, parameters included
-	MaxNesting         = 1_024  // blocks, loops and ifs open at once in a function
-	MaxBrTableTargets  = 65_536 // labels of one br_table
-	MaxFunctions       = 100_000
-	MaxTypes           = 10_000
+	MaxModuleSize     = 32 << 20 // bytes of the whole file
+	MaxCodeSection    = 8 << 20  // bytes of the code section
+	MaxFunctionBody   = 512 << 10
+	MaxLocals         = 50_000 // per function, parameters included
+	MaxNesting        = 1_024  // blocks, loops and ifs open at once in a function
+	MaxBrTableTargets = 65_536 // labels of one br_table
+	MaxFunctions      = 100_000
+	MaxTypes          = 10_000
+	// wazero's compiler makes code for every function type, in proportion
+	// to its parameters and results, used or not: one type of a million
+	// results, or 10,000 types of 3,000 parameters, ran the compiler out of
+	// its CPU time. Compilers give types a handful of each.
+	MaxTypeValues      = 1_000   // parameters, and results, of one function type
+	MaxAllTypeValues   = 100_000 // parameters and results of all types together
 	MaxGlobals         = 10_000
 	MaxImports         = 1_000
 	MaxExports         = 10_000

@@ -1,6 +1,7 @@
 package meter
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -240,6 +241,7 @@ func (m *rewriter) typeSection(r *reader) {
 		overLimit(r, "the number of function types", uint64(n), MaxTypes)
 		return
 	}
+	values := 0
 	for i := 0; i < n && r.err == nil; i++ {
 		switch form := r.byte(); form {
 		case 0x60:
@@ -254,6 +256,15 @@ func (m *rewriter) typeSection(r *reader) {
 		t.params = m.valueTypes(r)
 		t.results = m.valueTypes(r)
 		m.types = append(m.types, t)
+		if k := max(len(t.params), len(t.results)); k > MaxTypeValues {
+			overLimit(r, fmt.Sprintf("the number of parameters or results of function type %d", i), uint64(k), MaxTypeValues)
+			return
+		}
+		values += len(t.params) + len(t.results)
+		if values > MaxAllTypeValues {
+			overLimit(r, "the number of parameters and results of all function types together", uint64(values), MaxAllTypeValues)
+			return
+		}
 	}
 	m.refillType = uint32(len(m.types))
 	c := appendU32(nil, uint32(len(m.types)+1))
