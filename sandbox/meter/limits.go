@@ -30,7 +30,12 @@ const (
 	MaxElemSegments    = 100_000
 	MaxTables          = 100
 	MaxTableElements   = 1 << 20 // all tables together, at their largest
-	MaxSegmentElements = 1 << 20 // elements of all element segments together
+	// MaxSegmentElements bounds the elements of all element segments
+	// together. wazero resolves every one when it instantiates the module,
+	// work the fuel does not see: a segment of 1,048,576 took 0.6-1.7 s of
+	// the first answer's wall clock (timeout on a loaded machine), 100,000
+	// take 25-75 ms. A Go bot has about 6,000.
+	MaxSegmentElements = 1 << 17
 	// MaxStackBytes bounds the host stack the calls open at once can take,
 	// as estimated by FrameBytes: deeper, the bot traps (status crash).
 	MaxStackBytes = 16 << 20
