@@ -30,6 +30,11 @@ type Request struct {
 	Turn        int
 	Observation []byte     // the game's JSON observation object, no newline
 	State       game.State // the same, typed: for house bots only
+	// Clocks is, per seat, the share of its game clock left (1 = full):
+	// its own clock for a Clocked bot, the fuel left of a game-long tank
+	// for a metered one, 1 otherwise. A 2006 contest entry's input file
+	// shows both players' time from it.
+	Clocks []float64
 }
 
 // Reply is one seat's answer to one Request.
@@ -41,6 +46,18 @@ type Bot interface {
 	Act(ctx context.Context, req Request) Reply
 	// Close stops the bot and returns the first MaxLog bytes of its log.
 	Close() []byte
+}
+
+// Opener opens the bot of one seat for one match (m.Seat) and says how the
+// replay names it. The match runner takes one, so it never needs to know how
+// bots are specified (package bot/spec makes one from SPEC strings).
+type Opener func(ctx context.Context, m Match) (Bot, Identity, error)
+
+// Clocked is implemented by bots that play on a game clock of their own (a
+// 2006 contest entry's CPU seconds). ClockLeft is the share of it left,
+// from 1 (untouched) to 0 (spent).
+type Clocked interface {
+	ClockLeft() float64
 }
 
 // Identity describes a bot for the replay.

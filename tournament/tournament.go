@@ -14,6 +14,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/rng"
 	"github.com/arenabots/arena/match"
@@ -239,7 +240,7 @@ func play(ctx context.Context, cfg Config, jobs []job, prog *progress) error {
 				for s, e := range j.seats {
 					specs[s] = cfg.Bots[e]
 				}
-				played, err := match.Runner{}.Play(ctx, cfg.Game, j.seed, cfg.Params, specs)
+				r, err := match.Runner{}.Play(ctx, cfg.Game, game.Config{Seed: j.seed, Players: len(specs), Params: cfg.Params}, spec.Opener(specs))
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {
@@ -249,7 +250,7 @@ func play(ctx context.Context, cfg Config, jobs []job, prog *progress) error {
 					cancel()
 					continue
 				}
-				j.result = played.Replay.Result
+				j.result = r.Result
 				prog.tick()
 			}
 		}()

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/match"
@@ -68,18 +69,17 @@ func (c *matchCmd) Run() error {
 	if err != nil {
 		return err
 	}
-	played, err := runner.Play(ctx, g, c.Seed, params, c.Bot)
+	r, err := runner.Play(ctx, g, game.Config{Seed: c.Seed, Players: len(c.Bot), Params: params}, spec.Opener(c.Bot))
 	if err != nil {
 		return err
 	}
-	r := played.Replay
 	if c.Replay != "" {
 		if err := r.Save(c.Replay); err != nil {
 			return fmt.Errorf("writing the replay: %w", err)
 		}
 	}
 	if c.Logs != "" {
-		if err := writeLogs(c.Logs, played.Logs); err != nil {
+		if err := writeLogs(c.Logs, r.Logs); err != nil {
 			return err
 		}
 	}
@@ -155,12 +155,16 @@ func statusLine(counts map[game.Status]int) string {
 	return s
 }
 
-func writeLogs(dir string, logs [][]byte) error {
+func writeLogs(dir string, logs []replay.Log) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for seat, log := range logs {
-		if err := os.WriteFile(fmt.Sprintf("%s/seat-%d.log", dir, seat), log, 0o644); err != nil {
+	for _, l := range logs {
+		log, err := l.Bytes()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(fmt.Sprintf("%s/seat-%d.log", dir, l.Seat), log, 0o644); err != nil {
 			return err
 		}
 	}

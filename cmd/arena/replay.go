@@ -61,7 +61,7 @@ func (c *rerunCmd) Run() error {
 			return fmt.Errorf("seat %d: %w", i, err)
 		}
 	}
-	if err := (match.Runner{}).Rerun(context.Background(), r, g, specs); err != nil {
+	if err := (match.Runner{}).Rerun(context.Background(), r, g, spec.Opener(specs)); err != nil {
 		fmt.Fprintf(os.Stderr, "%s: FAILED: %v\n", c.File, err)
 		return exitError{1}
 	}
