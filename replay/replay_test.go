@@ -20,7 +20,7 @@ func sample() *Replay {
 			{Turn: 2, Seats: []Seat{{Seat: 1, Status: game.Malformed, Answer: "<html>", Reason: "not JSON", Action: json.RawMessage(`{"m":0}`)}}, Hash: HashString(3)},
 			{Turn: 3, Seats: []Seat{{Seat: 0, Status: game.Malformed, AnswerBase64: "/w==", Action: json.RawMessage(`{"m":0}`)}}, Hash: HashString(4)},
 		},
-		Logs: []Log{NewLog(0, []byte("hello\n")), NewLog(1, []byte{0xff, '\n'})},
+		Logs:   []Log{NewLog(0, []byte("hello\n")), NewLog(1, []byte{0xff, '\n'})},
 		Result: Result{Turns: 3, Scores: []int64{1, 0}, Placement: []int{0, 1}, Statuses: []map[game.Status]int{{game.OK: 1}, {game.Malformed: 1}}},
 	}
 }
