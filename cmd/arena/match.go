@@ -28,6 +28,8 @@ type matchCmd struct {
 	Logs   string            `help:"Write each bot's stderr log to DIR/seat-N.log."`
 	Color  string            `default:"auto" enum:"auto,always,never" help:"Colour the board: auto, always or never."`
 	Watch  time.Duration     `help:"Redraw the board after every turn, pausing this long (e.g. 200ms)."`
+	From   string            `type:"existingfile" help:"Play on from a recorded match: this replay's position after --turn turns (its seed and parameters)."`
+	Turn   int               `help:"With --from: how many recorded turns to keep (0 = the start)."`
 }
 
 // matchSummary is the --json output: PRODUCT.md's contract.
@@ -69,7 +71,14 @@ func (c *matchCmd) Run() error {
 	if err != nil {
 		return err
 	}
-	r, err := runner.Play(ctx, g, game.Config{Seed: c.Seed, Players: len(c.Bot), Params: params}, spec.Opener(c.Bot))
+	cfg := game.Config{Seed: c.Seed, Players: len(c.Bot), Params: params}
+	if c.From != "" {
+		if runner.From, cfg, err = resumeFrom(c.From, c.Turn, c.Game, len(c.Bot), len(c.Param) > 0); err != nil {
+			return err
+		}
+		runner.FromTurn = c.Turn
+	}
+	r, err := runner.Play(ctx, g, cfg, spec.Opener(c.Bot))
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/arenabots/arena/bot"
 	"github.com/arenabots/arena/bot/spec"
@@ -14,6 +18,7 @@ import (
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
+	"golang.org/x/term"
 )
 
 type verifyCmd struct {
@@ -104,4 +109,145 @@ func hashFile(path string) (string, error) {
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:]), nil
+}
+
+// resumeFrom loads the replay `arena match --from FILE --turn N` plays on
+// from, and the configuration the new match has: the recorded one.
+func resumeFrom(path string, turn int, gameID string, bots int, params bool) (*replay.Replay, game.Config, error) {
+	r, err := replay.Load(path)
+	if err != nil {
+		return nil, game.Config{}, err
+	}
+	switch {
+	case r.Game != gameID:
+		return nil, game.Config{}, fmt.Errorf("--from: %s is a replay of %s, not %s", path, r.Game, gameID)
+	case params:
+		return nil, game.Config{}, fmt.Errorf("--from: the recorded match's parameters apply; --param cannot change them")
+	case len(r.Bots) != bots:
+		return nil, game.Config{}, fmt.Errorf("--from: the recorded match has %d seats, %d bots given", len(r.Bots), bots)
+	case turn < 0 || turn >= len(r.Turns):
+		return nil, game.Config{}, fmt.Errorf("--turn %d: the recorded match can be played on after turns 0 to %d", turn, len(r.Turns)-1)
+	}
+	return r, r.Config(), nil
+}
+
+type showCmd struct {
+	File  string `arg:"" type:"existingfile" help:"Replay file."`
+	Turn  int    `default:"-1" help:"Draw the board after this many turns (0: the start; default: the end)."`
+	Color string `default:"auto" enum:"auto,always,never" help:"Colour the board: auto, always or never."`
+}
+
+func (c *showCmd) Run() error {
+	r, g, err := loadReplay(c.File)
+	if err != nil {
+		return err
+	}
+	n := c.Turn
+	if n < 0 {
+		n = len(r.Turns)
+	}
+	st, err := r.StateAfter(g, n)
+	if err != nil {
+		return err
+	}
+	return showTurn(os.Stdout, r, st, n, useColor(c.Color))
+}
+
+// showTurn writes the board after n turns, then what every seat did in turn
+// n and the scores. Answers and reasons come from bots: they are quoted, so
+// no control character reaches the terminal.
+func showTurn(w io.Writer, r *replay.Replay, st game.State, n int, color bool) error {
+	fmt.Fprintf(w, "%s, seed %d, after turn %d of %d\n", r.Game, r.Seed, n, len(r.Turns))
+	if rd, ok := st.(renderer); ok {
+		rd.Render(w, color)
+	}
+	if n > 0 {
+		fmt.Fprintf(w, "turn %d:\n", n)
+		for _, s := range r.Turns[n-1].Seats {
+			spec := ""
+			if s.Seat >= 0 && s.Seat < len(r.Bots) {
+				spec = r.Bots[s.Seat].Spec
+			}
+			fmt.Fprintf(w, "  seat %d %-24s %-9s fuel %-10d", s.Seat, strconv.Quote(spec), s.Status, s.Fuel)
+			if b, whole, err := s.AnswerBytes(); err == nil && (len(b) > 0 || !s.Failed) {
+				fmt.Fprintf(w, " answer %s", quoteClipped(b, whole))
+			}
+			if s.Action != nil {
+				fmt.Fprintf(w, " applied %s", s.Action)
+			}
+			if s.Reason != "" {
+				fmt.Fprintf(w, " (%s)", quoteClipped([]byte(s.Reason), true))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	fmt.Fprintf(w, "scores %v\n", st.Scores())
+	return nil
+}
+
+// quoteClipped quotes at most 120 bytes of b, marking what was left out.
+func quoteClipped(b []byte, whole bool) string {
+	const most = 120
+	if len(b) <= most {
+		q := strconv.Quote(string(b))
+		if !whole {
+			q += "…(cut)"
+		}
+		return q
+	}
+	return strconv.Quote(string(b[:most])) + fmt.Sprintf("…(%d bytes)", len(b))
+}
+
+type logsCmd struct {
+	File string `arg:"" type:"existingfile" help:"Replay file."`
+	Seat int    `required:"" help:"Seat whose bot's stderr to print."`
+}
+
+func (c *logsCmd) Run() error {
+	r, err := replay.Load(c.File)
+	if err != nil {
+		return err
+	}
+	for _, l := range r.Logs {
+		if l.Seat != c.Seat {
+			continue
+		}
+		data, err := l.Bytes()
+		if err != nil {
+			return err
+		}
+		if term.IsTerminal(int(os.Stdout.Fd())) {
+			data = escapeControls(data)
+		}
+		_, err = os.Stdout.Write(data)
+		return err
+	}
+	if c.Seat < 0 || c.Seat >= len(r.Bots) {
+		return fmt.Errorf("seat %d: the match has seats 0 to %d", c.Seat, len(r.Bots)-1)
+	}
+	return fmt.Errorf("the replay keeps no log of seat %d", c.Seat)
+}
+
+// escapeControls makes a bot's log safe for a terminal: line breaks and tabs
+// stay, every other control character and every byte of invalid UTF-8 is
+// written as a Go escape (\x1b, \u009b), so a log cannot move the cursor,
+// change colours or retitle the window.
+func escapeControls(data []byte) []byte {
+	out := make([]byte, 0, len(data))
+	for len(data) > 0 {
+		r, size := utf8.DecodeRune(data)
+		switch {
+		case r == utf8.RuneError && size == 1:
+			out = fmt.Appendf(out, `\x%02x`, data[0])
+		case r == '\n' || r == '\t':
+			out = append(out, byte(r))
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r):
+			q := strconv.QuoteRune(r)
+			out = append(out, q[1:len(q)-1]...)
+		default:
+			out = append(out, data[:size]...)
+		}
+		data = data[size:]
+	}
+	return out
 }
