@@ -12,7 +12,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-		"errors"
+	"errors"
 	"fmt"
 	"io"
 	"os"
