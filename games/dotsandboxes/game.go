@@ -58,8 +58,13 @@ func (s *State) Done() bool { return s.Over() }
 var bothSeats = []int{0, 1}
 
 // Asked returns both seats: the page asks both every turn and applies only
-// the mover's answer.
-func (s *State) Asked() []int { return bothSeats }
+// the mover's answer; none once the game is over.
+func (s *State) Asked() []int {
+	if s.Over() {
+		return nil
+	}
+	return bothSeats
+}
 
 // Scores returns the boxes each seat has closed.
 func (s *State) Scores() []int64 { return []int64{int64(s.Score(0)), int64(s.Score(1))} }
