@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/arenabots/arena/bot"
@@ -67,22 +68,27 @@ func hostileOpener(ctx context.Context, m bot.Match) (bot.Bot, bot.Identity, err
 	return bot.NewSupervised(start, &bot.Log{}), bot.Identity{Spec: "test:hostile"}, nil
 }
 
-func hostileMatch(t *testing.T) *replay.Replay {
-	t.Helper()
+var hostileBytes = sync.OnceValues(func() ([]byte, error) {
 	r, err := match.Runner{}.Play(context.Background(), dotsandboxes.Game{}, game.Config{Seed: 4, Players: 2}, hostileOpener)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	// Through the file format, as a user's replay would be.
-	data, err := r.Marshal()
+	return r.Marshal()
+})
+
+// hostileMatch plays the match once per test binary and returns a fresh
+// copy of its replay, read back from the file format as a user's would be.
+func hostileMatch(t *testing.T) *replay.Replay {
+	t.Helper()
+	data, err := hostileBytes()
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := replay.Parse(data)
+	r, err := replay.Parse(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return back
+	return r
 }
 
 func TestHostileAnswersAreKeptExactly(t *testing.T) {
