@@ -34,7 +34,7 @@ func (c *verifyCmd) Run() error {
 		fmt.Fprintf(os.Stderr, "%s: FAILED: %v\n", c.File, err)
 		return exitError{1}
 	}
-	fmt.Printf("%s: ok, %d turns, every state hash and the result match\n", c.File, len(r.Turns))
+	fmt.Printf("%s: ok, %d turns: every status, action and state hash recomputed from the answers, and the result, match\n", c.File, len(r.Turns))
 	return nil
 }
 

@@ -136,3 +136,47 @@ func TestMatchPlaysOnFromARecordedTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestRerunOfRawBytes: a real program whose answers are invalid UTF-8, cut
+// inside a character, and over 4 KiB re-runs clean, and verify recomputes
+// their statuses.
+func TestRerunOfRawBytes(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "raw.sh")
+	body := "#!/bin/sh\nn=0\nwhile read line; do\n n=$((n+1))\n" +
+		" case $((n % 3)) in\n" +
+		"  0) printf '\\377\\376{\\n' ;;\n" +
+		"  1) printf '{\"orient\":\"H\",\"r\":0,\"c\":\"\\303\\n' ;;\n" +
+		"  2) printf '{\"orient\":\"V\",\"r\":0,\"c\":0}%6000s\\303\\n' ' ' ;;\n" +
+		" esac\ndone\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "r.json")
+	if _, errOut, code := arena(t, "match", "--game", "dots-and-boxes", "--seed", "5",
+		"--bot", "exec:"+script, "--bot", "builtin:greedy", "--replay", path); code != 0 {
+		t.Fatalf("match: exit %d: %s", code, errOut)
+	}
+	r, err := replay.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b64, long := 0, 0
+	for _, turn := range r.Turns {
+		s := turn.Seats[0]
+		if s.AnswerBase64 != "" {
+			b64++
+		}
+		if b, whole, _ := s.AnswerBytes(); whole && len(b) > 6000 {
+			long++
+		}
+	}
+	if b64 < 30 || long < 15 {
+		t.Fatalf("%d answers in base64, %d long ones kept whole", b64, long)
+	}
+	for _, cmd := range [][]string{{"replay", "verify", path}, {"replay", "rerun", path}} {
+		if out, errOut, code := arena(t, cmd...); code != 0 || !strings.Contains(out, "ok") {
+			t.Fatalf("%v: exit %d: %s %s", cmd, code, out, errOut)
+		}
+	}
+}
