@@ -31,7 +31,7 @@ func (c *verifyCmd) Run() error {
 		return err
 	}
 	if err := replay.Verify(r, g); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: FAILED: %v\n", c.File, err)
+		fmt.Fprintf(os.Stderr, "%s: FAILED: %s\n", c.File, escapeControls([]byte(err.Error())))
 		return exitError{1}
 	}
 	fmt.Printf("%s: ok, %d turns: every status, action and state hash recomputed from the answers, and the result, match\n", c.File, len(r.Turns))
@@ -67,7 +67,7 @@ func (c *rerunCmd) Run() error {
 		}
 	}
 	if err := (match.Runner{}).Rerun(context.Background(), r, g, spec.Opener(specs)); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: FAILED: %v\n", c.File, err)
+		fmt.Fprintf(os.Stderr, "%s: FAILED: %s\n", c.File, escapeControls([]byte(err.Error())))
 		return exitError{1}
 	}
 	fmt.Printf("%s: ok, %d turns re-run, every answer, status, fuel figure and hash match\n", c.File, len(r.Turns))
@@ -148,7 +148,7 @@ func (c *showCmd) Run() error {
 	}
 	st, err := r.StateAfter(g, n)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s", escapeControls([]byte(err.Error()))) // it may quote the file
 	}
 	return showTurn(os.Stdout, r, st, n, useColor(c.Color))
 }
@@ -168,12 +168,14 @@ func showTurn(w io.Writer, r *replay.Replay, st game.State, n int, color bool) e
 			if s.Seat >= 0 && s.Seat < len(r.Bots) {
 				spec = r.Bots[s.Seat].Spec
 			}
-			fmt.Fprintf(w, "  seat %d %-24s %-9s fuel %-10d", s.Seat, strconv.Quote(spec), s.Status, s.Fuel)
+			// A replay file may come from anyone: everything from it is
+			// escaped or quoted before it reaches the terminal.
+			fmt.Fprintf(w, "  seat %d %-24s %-9s fuel %-10d", s.Seat, strconv.Quote(spec), escapeControls([]byte(s.Status)), s.Fuel)
 			if b, whole, err := s.AnswerBytes(); err == nil && (len(b) > 0 || !s.Failed) {
 				fmt.Fprintf(w, " answer %s", quoteClipped(b, whole))
 			}
 			if s.Action != nil {
-				fmt.Fprintf(w, " applied %s", s.Action)
+				fmt.Fprintf(w, " applied %s", escapeControls(s.Action))
 			}
 			if s.Reason != "" {
 				fmt.Fprintf(w, " (%s)", quoteClipped([]byte(s.Reason), true))

@@ -180,3 +180,23 @@ func TestRerunOfRawBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileReplayFileIsEscaped: a replay file is an upload like any other;
+// what show and verify print of it reaches the terminal escaped.
+func TestHostileReplayFileIsEscaped(t *testing.T) {
+	_, path := recordLoggingMatch(t)
+	data, _ := os.ReadFile(path)
+	bad := strings.Replace(string(data), `"status":"illegal"`, `"status":"\u001b]0;pwned\u0007"`, 1)
+	if bad == string(data) {
+		t.Fatal("no illegal answer to edit")
+	}
+	os.WriteFile(path, []byte(bad), 0o644)
+	out, errOut, code := arena(t, "replay", "show", path, "--turn", "3")
+	if strings.ContainsAny(out+errOut, "\x1b\x07") {
+		t.Fatalf("show (exit %d) let a control character through:\n%q\n%q", code, out, errOut)
+	}
+	_, errOut, code = arena(t, "replay", "verify", path)
+	if code != 1 || strings.ContainsAny(errOut, "\x1b\x07") || !strings.Contains(errOut, `\x1b]0;pwned`) {
+		t.Fatalf("verify: exit %d: %q", code, errOut)
+	}
+}
