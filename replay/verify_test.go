@@ -170,6 +170,40 @@ func TestHostileAnswersRerunClean(t *testing.T) {
 	}
 }
 
+// TestFloodingBotsReplayIsBounded: a bot that answers a megabyte every turn
+// gets one kept whole, then prefixes and hashes; the replay stays small,
+// verifies and re-runs.
+func TestFloodingBotsReplayIsBounded(t *testing.T) {
+	flood := func(ctx context.Context, m bot.Match) (bot.Bot, bot.Identity, error) {
+		if m.Seat == 1 {
+			return hostileOpener(ctx, m)
+		}
+		turns := map[int]bot.Reply{}
+		for i := 0; i < 60; i++ {
+			turns[i] = bot.Reply{Status: game.OK, Line: append([]byte(`{"orient":"H","r":0,"c":0}`), bytes.Repeat([]byte{' '}, 1<<20-30)...)}
+		}
+		start := func(context.Context) (bot.Process, error) { return &scripted{turns: turns}, nil }
+		return bot.NewSupervised(start, nil), bot.Identity{Spec: "test:flood"}, nil
+	}
+	r, err := match.Runner{}.Play(context.Background(), dotsandboxes.Game{}, game.Config{Seed: 4, Players: 2}, flood)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := r.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if max := replay.AnswerBudget + 60*(replay.AnswerPrefix+200) + 64<<10; len(data) > max {
+		t.Fatalf("the replay is %d bytes, more than %d", len(data), max)
+	}
+	if err := replay.Verify(r, dotsandboxes.Game{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := (match.Runner{}).Rerun(context.Background(), r, dotsandboxes.Game{}, flood); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func clip(b []byte) []byte {
 	if len(b) > 50 {
 		return b[:50]
@@ -259,7 +293,7 @@ func TestVersion1StillVerifies(t *testing.T) {
 // FuzzVerify feeds mutated real replays to the decoder and to Verify: any
 // input is refused with an error or accepted, never a panic.
 func FuzzVerify(f *testing.F) {
-	for _, name := range []string{"testdata/v1-dots-and-boxes.replay.json"} {
+	for _, name := range []string{"testdata/v1-dots-and-boxes.replay.json", "../games/dotsandboxes/testdata/greedy-random-1.replay.json"} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
