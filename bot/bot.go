@@ -64,6 +64,10 @@ type Clocked interface {
 type Identity struct {
 	Spec   string `json:"spec"`
 	SHA256 string `json:"sha256,omitempty"` // of the bot's file, where it has one
+	// CostModel is, for a metered (wasm) bot, the version of the fuel cost
+	// model its fuel figures follow (docs/fuel.md): a re-run under another
+	// model cannot give the same figures.
+	CostModel int `json:"cost_model,omitempty"`
 }
 
 // Identifier is implemented by bots that have a file behind them.

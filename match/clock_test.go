@@ -3,6 +3,7 @@ package match_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/arenabots/arena/bot"
@@ -52,5 +53,29 @@ func TestClocksShowEverySeatsTime(t *testing.T) {
 	}
 	if got := m.seen[len(m.seen)-1][0]; got < 0 {
 		t.Fatalf("a clock below zero: %v", got)
+	}
+}
+
+// TestRerunRefusesAnotherCostModel: fuel figures recorded under one cost
+// model cannot match another's; the re-run says so first.
+func TestRerunRefusesAnotherCostModel(t *testing.T) {
+	open := func(model int) bot.Opener {
+		return func(ctx context.Context, m bot.Match) (bot.Bot, bot.Identity, error) {
+			b, err := bot.OpenBuiltin("greedy", m)
+			return b, bot.Identity{Spec: "builtin:greedy", CostModel: model}, err
+		}
+	}
+	g := linesandboxes.Game{}
+	cfg := game.Config{Seed: 1, Players: 2, Params: game.Params{"rows": "3", "cols": "3"}}
+	r, err := match.Runner{}.Play(context.Background(), g, cfg, open(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (match.Runner{}).Rerun(context.Background(), r, g, open(1)); err != nil {
+		t.Fatal(err)
+	}
+	err = (match.Runner{}).Rerun(context.Background(), r, g, open(2))
+	if err == nil || !strings.Contains(err.Error(), "seat 0 was recorded under fuel cost model 1 and re-runs under 2") {
+		t.Fatalf("re-run under another model: %v", err)
 	}
 }

@@ -28,6 +28,11 @@ func (rn Runner) Rerun(ctx context.Context, r *replay.Replay, g game.Game, open 
 
 // Compare reports the first difference between a recorded match and a re-run.
 func Compare(want, got *replay.Replay) error {
+	for seat := 0; seat < len(want.Bots) && seat < len(got.Bots); seat++ {
+		if w, g := want.Bots[seat].CostModel, got.Bots[seat].CostModel; w != g {
+			return fmt.Errorf("seat %d was recorded under fuel cost model %d and re-runs under %d: its fuel figures cannot match (re-run it with the build that recorded it)", seat, w, g)
+		}
+	}
 	for i := 0; i < len(want.Turns) && i < len(got.Turns); i++ {
 		w, g := want.Turns[i], got.Turns[i]
 		if len(w.Seats) != len(g.Seats) {

@@ -12,6 +12,7 @@ import (
 	"github.com/arenabots/arena/bot/execbot"
 	"github.com/arenabots/arena/bot/potmbot"
 	"github.com/arenabots/arena/bot/wasmbot"
+	"github.com/arenabots/arena/sandbox/meter"
 )
 
 // Kinds lists the bot kinds the command line accepts.
@@ -65,6 +66,9 @@ func Opener(specs []string) bot.Opener {
 		id := bot.Identity{Spec: specs[m.Seat]}
 		if withID, ok := b.(bot.Identifier); ok {
 			id.SHA256 = withID.Identity().SHA256
+		}
+		if kind, _, _ := Split(specs[m.Seat]); kind == "wasm" {
+			id.CostModel = meter.CostModel
 		}
 		return b, id, nil
 	}
