@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,7 +44,31 @@ func Decode(data []byte, v any) error {
 	}
 	d := decoder{data: data}
 	d.space()
-	return d.value(rv.Elem(), "")
+	return d.value(rv.Elem(), nil)
+}
+
+// loc is where in the value the decoder is: built as it descends, written
+// out only for an error message.
+type loc struct {
+	parent *loc
+	key    string // a field name, or "" for an array element
+	index  int
+}
+
+func (l *loc) String() string {
+	if l == nil {
+		return "the value"
+	}
+	var parts []string
+	for ; l != nil; l = l.parent {
+		if l.key != "" {
+			parts = append(parts, "."+strconv.Quote(l.key))
+		} else {
+			parts = append(parts, "["+strconv.Itoa(l.index)+"]")
+		}
+	}
+	slices.Reverse(parts)
+	return strings.TrimPrefix(strings.Join(parts, ""), ".")
 }
 
 // decoder walks input that json.Valid accepted, so it checks meaning, not
@@ -64,18 +89,11 @@ func (d *decoder) space() {
 	}
 }
 
-func where(path string) string {
-	if path == "" {
-		return "the value"
-	}
-	return path
-}
-
 // value decodes the value at d.pos into v.
-func (d *decoder) value(v reflect.Value, path string) error {
+func (d *decoder) value(v reflect.Value, path *loc) error {
 	c := d.data[d.pos]
 	if c == 'n' {
-		return fmt.Errorf("%s is null; want %s", where(path), kindName(v.Type()))
+		return fmt.Errorf("%s is null; want %s", path, kindName(v.Type()))
 	}
 	switch v.Kind() {
 	case reflect.Pointer:
@@ -95,7 +113,7 @@ func (d *decoder) value(v reflect.Value, path string) error {
 			return d.mismatch(v, path)
 		}
 		d.pos++
-		v.Set(reflect.MakeSlice(v.Type(), 0, 0)) // [] stays an empty array, not null
+		v.Set(reflect.MakeSlice(v.Type(), 0, 4)) // [] stays an empty array, not null
 		for i := 0; ; i++ {
 			d.space()
 			if d.data[d.pos] == ']' {
@@ -106,11 +124,16 @@ func (d *decoder) value(v reflect.Value, path string) error {
 				d.pos++
 				d.space()
 			}
-			elem := reflect.New(v.Type().Elem()).Elem()
-			if err := d.value(elem, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			// Decode in place: one allocation per doubling, not per element.
+			if i == v.Cap() {
+				grown := reflect.MakeSlice(v.Type(), i, 2*i)
+				reflect.Copy(grown, v)
+				v.Set(grown)
+			}
+			v.SetLen(i + 1)
+			if err := d.value(v.Index(i), &loc{parent: path, index: i}); err != nil {
 				return err
 			}
-			v.Set(reflect.Append(v, elem))
 		}
 	case reflect.String:
 		if c != '"' {
@@ -138,7 +161,7 @@ func (d *decoder) value(v reflect.Value, path string) error {
 		}
 		n, err := strconv.ParseInt(lit, 10, v.Type().Bits())
 		if err != nil {
-			return fmt.Errorf("%s is %s; want an integer that fits %d bits", where(path), clip(lit), v.Type().Bits())
+			return fmt.Errorf("%s is %s; want an integer that fits %d bits", path, clip(lit), v.Type().Bits())
 		}
 		v.SetInt(n)
 		return nil
@@ -149,7 +172,7 @@ func (d *decoder) value(v reflect.Value, path string) error {
 		}
 		f, err := strconv.ParseFloat(lit, 64)
 		if err != nil {
-			return fmt.Errorf("%s is %s; want a number", where(path), clip(lit))
+			return fmt.Errorf("%s is %s; want a number", path, clip(lit))
 		}
 		v.SetFloat(f)
 		return nil
@@ -158,7 +181,7 @@ func (d *decoder) value(v reflect.Value, path string) error {
 }
 
 // object decodes a JSON object into the struct v.
-func (d *decoder) object(v reflect.Value, path string) error {
+func (d *decoder) object(v reflect.Value, path *loc) error {
 	fields := fieldsOf(v.Type())
 	seen := make([]bool, len(fields))
 	d.pos++
@@ -193,27 +216,23 @@ func (d *decoder) object(v reflect.Value, path string) error {
 			return fmt.Errorf("%s has the field %q twice", whereObj(path), key)
 		}
 		seen[i] = true
-		sub := strconv.Quote(key)
-		if path != "" {
-			sub = path + "." + sub
-		}
-		if err := d.value(v.Field(fields[i].index), sub); err != nil {
+		if err := d.value(v.Field(fields[i].index), &loc{parent: path, key: key}); err != nil {
 			return err
 		}
 	}
 }
 
-func whereObj(path string) string {
-	if path == "" {
+func whereObj(path *loc) string {
+	if path == nil {
 		return "the object"
 	}
-	return path
+	return path.String()
 }
 
-func (d *decoder) mismatch(v reflect.Value, path string) error {
+func (d *decoder) mismatch(v reflect.Value, path *loc) error {
 	start := d.pos
 	d.skip()
-	return fmt.Errorf("%s is %s; want %s", where(path), clip(string(d.data[start:d.pos])), kindName(v.Type()))
+	return fmt.Errorf("%s is %s; want %s", path, clip(string(d.data[start:d.pos])), kindName(v.Type()))
 }
 
 // str reads a string literal and returns its value.
