@@ -20,6 +20,7 @@ import (
 
 	"github.com/arenabots/arena/bot"
 	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/internal/hashing"
 )
 
 // Format and Version name this layout; a change gets a new version.
@@ -133,8 +134,7 @@ func (s *Seat) SetAnswer(line []byte, budget *int) {
 		if budget != nil && *budget >= len(line) {
 			*budget -= len(line)
 		} else {
-			sum := sha256.Sum256(line)
-			s.AnswerLen, s.AnswerSHA256 = len(line), hex.EncodeToString(sum[:])
+			s.AnswerLen, s.AnswerSHA256 = len(line), hashing.SHA256Hex(line)
 			kept = line[:AnswerPrefix]
 		}
 	}
@@ -192,8 +192,7 @@ func (s *Seat) AnswerDigest() (string, error) {
 	if !whole {
 		return fmt.Sprintf("%d:%s", s.AnswerLen, s.AnswerSHA256), nil
 	}
-	sum := sha256.Sum256(b)
-	return fmt.Sprintf("%d:%x", len(b), sum), nil
+	return fmt.Sprintf("%d:%s", len(b), hashing.SHA256Hex(b)), nil
 }
 
 // HashString writes a state hash as the replay does.

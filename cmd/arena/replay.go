@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +14,7 @@ import (
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/hashing"
 	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
 	"golang.org/x/term"
@@ -87,14 +86,14 @@ func locate(id bot.Identity, dir string) (string, error) {
 	if kind == "exec" {
 		return id.Spec, nil // a command line, not a path; its program is checked when it runs
 	}
-	if sum, err := hashFile(path); err == nil && sum == id.SHA256 {
+	if sum, err := hashing.FileSHA256(path); err == nil && sum == id.SHA256 {
 		return id.Spec, nil
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		if e.Type().IsRegular() {
-			if sum, err := hashFile(p); err == nil && sum == id.SHA256 {
+			if sum, err := hashing.FileSHA256(p); err == nil && sum == id.SHA256 {
 				return kind + ":" + p, nil
 			}
 		}
@@ -102,33 +101,24 @@ func locate(id bot.Identity, dir string) (string, error) {
 	return "", fmt.Errorf("bot %s (sha256 %s) not found at its path nor next to the replay", id.Spec, id.SHA256)
 }
 
-func hashFile(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]), nil
-}
-
 // resumeFrom loads the replay `arena match --from FILE --turn N` plays on
-// from, and the configuration the new match has: the recorded one.
-func resumeFrom(path string, turn int, gameID string, bots int, params bool) (*replay.Replay, game.Config, error) {
+// from; the new match has its seed and parameters.
+func resumeFrom(path string, turn int, gameID string, bots int, params bool) (*replay.Replay, error) {
 	r, err := replay.Load(path)
 	if err != nil {
-		return nil, game.Config{}, err
+		return nil, err
 	}
 	switch {
 	case r.Game != gameID:
-		return nil, game.Config{}, fmt.Errorf("--from: %s is a replay of %s, not %s", path, r.Game, gameID)
+		return nil, fmt.Errorf("--from: %s is a replay of %s, not %s", path, r.Game, gameID)
 	case params:
-		return nil, game.Config{}, fmt.Errorf("--from: the recorded match's parameters apply; --param cannot change them")
+		return nil, fmt.Errorf("--from: the recorded match's parameters apply; --param cannot change them")
 	case len(r.Bots) != bots:
-		return nil, game.Config{}, fmt.Errorf("--from: the recorded match has %d seats, %d bots given", len(r.Bots), bots)
+		return nil, fmt.Errorf("--from: the recorded match has %d seats, %d bots given", len(r.Bots), bots)
 	case turn < 0 || turn >= len(r.Turns):
-		return nil, game.Config{}, fmt.Errorf("--turn %d: the recorded match can be played on after turns 0 to %d", turn, len(r.Turns)-1)
+		return nil, fmt.Errorf("--turn %d: the recorded match can be played on after turns 0 to %d", turn, len(r.Turns)-1)
 	}
-	return r, r.Config(), nil
+	return r, nil
 }
 
 type showCmd struct {
@@ -150,7 +140,7 @@ func (c *showCmd) Run() error {
 	if err != nil {
 		return fmt.Errorf("%s", escapeControls([]byte(err.Error()))) // it may quote the file
 	}
-	return showTurn(os.Stdout, r, st, n, useColor(c.Color))
+	return showTurn(os.Stdout, r, st, n, useColor(c.Color, os.Stdout))
 }
 
 // showTurn writes the board after n turns, then what every seat did in turn
