@@ -128,7 +128,7 @@ func TestMatchPlaysOnFromARecordedTurn(t *testing.T) {
 	}{
 		{[]string{"--game", "lines-and-boxes", "--from", path, "--turn", "3"}, "is a replay of dots-and-boxes"},
 		{[]string{"--game", "dots-and-boxes", "--from", path, "--turn", "60"}, "after turns 0 to 59"},
-		{[]string{"--game", "dots-and-boxes", "--from", path, "--turn", "3", "--param", "x=1"}, "--param cannot change"},
+		{[]string{"--game", "dots-and-boxes", "--from", path, "--turn", "3", "--param", "x=1"}, "parameter"},
 	} {
 		args := append([]string{"match", "--bot", "builtin:greedy", "--bot", "builtin:greedy"}, tc.args...)
 		if _, errOut, code := arena(t, args...); code == 0 || !strings.Contains(errOut, tc.want) {
