@@ -73,11 +73,7 @@ func (specRunner) Check(ctx context.Context, g game.Game, s string) error {
 }
 
 func (specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, error) {
-	played, err := match.Runner{}.Play(ctx, g, seed, params, specs)
-	if err != nil {
-		return nil, err
-	}
-	return played.Replay, nil
+	return match.Runner{}.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: params}, spec.Opener(specs))
 }
 
 // Matches with a hostile module of the sandbox's corpus write replays that a
