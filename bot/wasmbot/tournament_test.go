@@ -73,9 +73,42 @@ func (specRunner) Check(ctx context.Context, g game.Game, s string) error {
 }
 
 func (specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, error) {
-	played, err := match.Runner{}.Play(ctx, g, seed, params, specs)
-	if err != nil {
-		return nil, err
+	return match.Runner{}.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: params}, spec.Opener(specs))
+}
+
+// Matches with a hostile module of the sandbox's corpus write replays that a
+// second run reproduces byte for byte, and no turn of the hostile seat is a
+// timeout.
+func TestHostileReplaysRerun(t *testing.T) {
+	w := wasmtest.I32
+	mods := map[string]wasmtest.Echo{
+		"memory.fill": {MinPages: 64, Turn: wasmtest.Forever(w(0x20000), w(7), w(1<<20), wasmtest.MemoryFill)},
+		"table.grow":  {Table: true, Turn: wasmtest.Forever(wasmtest.RefNull, w(100_000), wasmtest.TableGrow, wasmtest.Drop)},
+		"recursion":   {TurnLocals: 1000, Turn: wasmtest.Call(wasmtest.TurnFunc)},
 	}
-	return played.Replay, nil
+	dots := dotsBotPath(t)
+	for name, e := range mods {
+		t.Run(name, func(t *testing.T) {
+			path := wasmtest.Write(t, name, e.Module())
+			first, err := playDots(t, 4, path, dots).Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			second, err := playDots(t, 4, path, dots).Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(first) != string(second) {
+				t.Error("two runs wrote different replays")
+			}
+			r := playDots(t, 4, path, dots)
+			for _, turn := range r.Turns {
+				for _, s := range turn.Seats {
+					if s.Seat == 0 && s.Status == game.Timeout {
+						t.Fatalf("turn %d: timeout", turn.Turn)
+					}
+				}
+			}
+		})
+	}
 }
