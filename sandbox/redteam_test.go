@@ -213,7 +213,21 @@ func rtExport(nm string, kind byte, idx uint64) []byte {
 	return Cat(rtName(nm), []byte{kind}, rtLEB(idx))
 }
 
+// manyFuncs adds n functions of type () -> () with the given body (locals
+// declarations, code and end, without the size) to the echo module.
+func manyFuncs(e Echo, n int, body []byte) []byte {
+	m := e.Module()
+	m = extendVec(m, 3, n, Repeat([]byte{1}, n))
+	return extendVec(m, 10, n, Repeat(Cat(rtLEB(uint64(len(body))), body), n))
+}
+
 var redCorpus2 = []redCase{
+	{name: "2,000 functions of 49,999 locals", wasm: func() []byte {
+		return manyFuncs(Echo{}, 2_000, Cat([]byte{1}, rtLEB(49_999), []byte{0x7f, 0x0b}))
+	}, refuse: "the number of locals of all functions together (parameters included) is 4049919, more than the limit of 4000000"},
+	{name: "79 functions of 49,999 locals", wasm: func() []byte {
+		return manyFuncs(Echo{}, 79, Cat([]byte{1}, rtLEB(49_999), []byte{0x7f, 0x0b}))
+	}, want: "ok ok ok ok"},
 	{name: "arena.fuel_left of the wrong type", wasm: func() []byte { return Echo{Import: "arena.fuel_left"}.Module() },
 		refuse: "fuel_left"},
 	{name: "an unknown arena function", wasm: func() []byte { return Echo{Import: "arena.fuel_set"}.Module() },

@@ -227,6 +227,9 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 	if b.locals > MaxLocals {
 		overLimit(r, fmt.Sprintf("the number of locals of function %d (parameters included)", fn), b.locals, MaxLocals)
 	}
+	if m.allLocals += b.locals; m.allLocals > MaxAllLocals && r.err == nil {
+		overLimit(r, "the number of locals of all functions together (parameters included)", m.allLocals, MaxAllLocals)
+	}
 	localsEnd := r.pos
 	b.fuel, b.tmp, b.stack = uint32(b.locals), uint32(b.locals+1), uint32(b.locals+2)
 	b.code, b.seg = b.code[:0], b.seg[:0]

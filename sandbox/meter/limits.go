@@ -9,10 +9,14 @@ import "fmt"
 // within them can make metering or wazero's compiler take more than a few
 // seconds or a few hundred MiB (TestDoorBombs measures the worst shapes).
 const (
-	MaxModuleSize     = 32 << 20 // bytes of the whole file
-	MaxCodeSection    = 8 << 20  // bytes of the code section
-	MaxFunctionBody   = 512 << 10
-	MaxLocals         = 50_000 // per function, parameters included
+	MaxModuleSize   = 32 << 20 // bytes of the whole file
+	MaxCodeSection  = 8 << 20  // bytes of the code section
+	MaxFunctionBody = 512 << 10
+	MaxLocals       = 50_000 // per function, parameters included
+	// MaxAllLocals bounds the locals of all functions together: wazero
+	// allocates and validates every declared local, and a 16 KB module of
+	// 2,000 functions of 49,999 locals took the host 7.5 s and 771 MiB.
+	MaxAllLocals      = 4_000_000
 	MaxNesting        = 1_024  // blocks, loops and ifs open at once in a function
 	MaxBrTableTargets = 65_536 // labels of one br_table
 	MaxFunctions      = 100_000
@@ -21,15 +25,15 @@ const (
 	// to its parameters and results, used or not: one type of a million
 	// results, or 10,000 types of 3,000 parameters, ran the compiler out of
 	// its CPU time. Compilers give types a handful of each.
-	MaxTypeValues      = 1_000   // parameters, and results, of one function type
-	MaxAllTypeValues   = 100_000 // parameters and results of all types together
-	MaxGlobals         = 10_000
-	MaxImports         = 1_000
-	MaxExports         = 10_000
-	MaxDataSegments    = 100_000
-	MaxElemSegments    = 100_000
-	MaxTables          = 100
-	MaxTableElements   = 1 << 20 // all tables together, at their largest
+	MaxTypeValues    = 1_000   // parameters, and results, of one function type
+	MaxAllTypeValues = 100_000 // parameters and results of all types together
+	MaxGlobals       = 10_000
+	MaxImports       = 1_000
+	MaxExports       = 10_000
+	MaxDataSegments  = 100_000
+	MaxElemSegments  = 100_000
+	MaxTables        = 100
+	MaxTableElements = 1 << 20 // all tables together, at their largest
 	// MaxSegmentElements bounds the elements of all element segments
 	// together. wazero resolves every one when it instantiates the module,
 	// work the fuel does not see: a segment of 1,048,576 took 0.6-1.7 s of

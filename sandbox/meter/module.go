@@ -77,7 +77,8 @@ type rewriter struct {
 	refillType uint32 // type index of (i64) -> (i64), appended to the type section
 
 	doneFunction, doneCode bool
-	doneNames              bool // a name section was seen
+	doneNames              bool   // a name section was seen
+	allLocals              uint64 // locals of the functions so far, parameters included
 	// The cost of instantiation, charged by starting the counter below
 	// zero: the counter's initial value sits at initAt in out, padded to a
 	// fixed width, and is written once the data section is known.
