@@ -106,6 +106,7 @@ type redCase struct {
 	want   string // statuses
 	detail string // in the first failure's detail
 	tank   func() *Tank
+	long   bool // spends the compiler child's whole CPU time: not with -short
 }
 
 var redCorpus = []redCase{
@@ -227,6 +228,14 @@ var redCorpus2 = []redCase{
 	}, refuse: "the number of locals of all functions together (parameters included) is 4049919, more than the limit of 4000000"},
 	{name: "79 functions of 49,999 locals", wasm: func() []byte {
 		return manyFuncs(Echo{}, 79, Cat([]byte{1}, rtLEB(49_999), []byte{0x7f, 0x0b}))
+	}, want: "ok ok ok ok"},
+	{name: "2,000 functions of blocks nested 1,024 deep", wasm: func() []byte {
+		// Every function is within the limits; wazero's compiler takes
+		// its child's whole CPU time over them.
+		return manyFuncs(Echo{}, 2_000, Cat([]byte{0}, Repeat(Block, 1023), Repeat(End, 1023), End))
+	}, refuse: "compiling it takes more than", long: true},
+	{name: "16 functions of 512 KiB of straight-line code", wasm: func() []byte {
+		return manyFuncs(Echo{}, 15, Cat([]byte{0}, Repeat(Cat(I32(0), Drop), 170_000), End))
 	}, want: "ok ok ok ok"},
 	{name: "arena.fuel_left of the wrong type", wasm: func() []byte { return Echo{Import: "arena.fuel_left"}.Module() },
 		refuse: "fuel_left"},
@@ -351,6 +360,9 @@ func TestRedTeam(t *testing.T) {
 }
 
 func runRedCase(t *testing.T, c redCase) {
+	if c.long && testing.Short() {
+		t.Skip("spends the compiler child's whole CPU time")
+	}
 	{
 		{
 			wasm := c.wasm()
@@ -394,7 +406,10 @@ func runRedCase(t *testing.T, c redCase) {
 				if c.detail != "" && len(rs) > 0 && !strings.Contains(rs[0].Detail, c.detail) {
 					t.Errorf("detail %q, want it to contain %q", rs[0].Detail, c.detail)
 				}
-				if wall > 10*time.Second*raceScale {
+				if run == 1 && c.refuse != "" && wall > time.Second*raceScale {
+					t.Errorf("offered again, the refused module took %v: the refusal is not remembered", wall)
+				}
+				if wall > 10*time.Second*raceScale && !c.long {
 					t.Errorf("took %v", wall)
 				}
 				if grew > corpusMemory {

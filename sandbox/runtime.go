@@ -61,6 +61,7 @@ type Runtime struct {
 
 	mu       sync.Mutex
 	compiled map[string]*Module // by sha256 of the original bytes
+	refused  map[string]error   // the refusals, by the same key
 
 	pages     uint32 // the memory limit, in pages
 	wazeroDir string // wazero's compilation cache
@@ -181,6 +182,20 @@ func (r *Runtime) Compile(ctx context.Context, wasm []byte) (_ *Module, err erro
 	if m, ok := r.compiled[key]; ok {
 		return m, nil
 	}
+	// A refusal is remembered too: a module that runs the compiler's child
+	// out of its CPU time costs 10 s of CPU, under this lock, every time
+	// it is offered, and a stranger can offer it again and again.
+	if e, ok := r.refused[key]; ok {
+		return nil, e
+	}
+	defer func() {
+		if IsRefused(err) {
+			if r.refused == nil {
+				r.refused = map[string]error{}
+			}
+			r.refused[key] = err
+		}
+	}()
 	metered, err := r.instrument(key, wasm)
 	if err != nil {
 		return nil, err
