@@ -20,82 +20,9 @@ import (
 // twice with the pinned statuses, never timeout, within a bound of wall-clock
 // time and host memory.
 
-// rtSection is one top-level section of a module.
-type rtSection struct {
-	id      byte
-	content []byte
-}
-
-// rtOrder is the position a known section takes in a module.
-var rtOrder = map[byte]int{1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 13: 6, 6: 7, 7: 8, 8: 9, 9: 10, 12: 11, 10: 12, 11: 13}
-
-// withSections adds sections to a module: known ones where the binary format
-// wants them (replacing one of the same id), custom ones (id 0) at the end.
-func withSections(mod []byte, add ...rtSection) []byte {
-	var secs []rtSection
-	r := mod[8:]
-	for len(r) > 0 {
-		id := r[0]
-		n, k := rtULEB(r[1:])
-		secs = append(secs, rtSection{id, r[1+k : 1+k+int(n)]})
-		r = r[1+k+int(n):]
-	}
-	for _, a := range add {
-		if a.id == 0 {
-			secs = append(secs, a)
-			continue
-		}
-		at := len(secs)
-		for i, s := range secs {
-			if s.id == a.id {
-				secs = append(secs[:i], secs[i+1:]...)
-				at = i
-				break
-			}
-			if s.id != 0 && rtOrder[s.id] > rtOrder[a.id] {
-				at = i
-				break
-			}
-		}
-		secs = append(secs[:at], append([]rtSection{a}, secs[at:]...)...)
-	}
-	out := append([]byte(nil), mod[:8]...)
-	for _, s := range secs {
-		out = append(out, s.id)
-		out = append(out, rtLEB(uint64(len(s.content)))...)
-		out = append(out, s.content...)
-	}
-	return out
-}
-
-func rtULEB(b []byte) (uint64, int) {
-	var v uint64
-	for i, c := range b {
-		v |= uint64(c&0x7f) << (7 * i)
-		if c < 0x80 {
-			return v, i + 1
-		}
-	}
-	panic("bad leb")
-}
-
-func rtLEB(v uint64) []byte {
-	var b []byte
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		if v == 0 {
-			return append(b, c)
-		}
-		b = append(b, c|0x80)
-	}
-}
-
-func rtName(s string) []byte { return Cat(rtLEB(uint64(len(s))), []byte(s)) }
-
 // nameSection is a custom "name" section with one subsection.
-func nameSection(sub byte, content []byte) rtSection {
-	return rtSection{0, Cat(rtName("name"), []byte{sub}, rtLEB(uint64(len(content))), content)}
+func nameSection(sub byte, content []byte) Section {
+	return Sec(0, Cat(Name("name"), []byte{sub}, ULEB(uint64(len(content))), content))
 }
 
 type redCase struct {
@@ -113,14 +40,14 @@ var redCorpus = []redCase{
 	{name: "name section: 16M local names of one function (decoder allocation bomb)",
 		wasm: func() []byte {
 			n := 15 << 20
-			c := Cat(rtLEB(1), rtLEB(7), rtLEB(uint64(n)), Repeat([]byte{0, 0}, n))
-			return withSections(Echo{}.Module(), nameSection(2, c))
+			c := Cat(ULEB(1), ULEB(7), ULEB(uint64(n)), Repeat([]byte{0, 0}, n))
+			return WithSections(Echo{}.Module(), nameSection(2, c))
 		}, want: "ok ok ok ok"},
 	{name: "name section: 16M function names",
 		wasm: func() []byte {
 			n := 15 << 20
-			c := Cat(rtLEB(uint64(n)), Repeat([]byte{0, 0}, n))
-			return withSections(Echo{}.Module(), nameSection(1, c))
+			c := Cat(ULEB(uint64(n)), Repeat([]byte{0, 0}, n))
+			return WithSections(Echo{}.Module(), nameSection(1, c))
 		}, want: "ok ok ok ok"},
 	{name: "10M empty custom sections",
 		wasm: func() []byte {
@@ -129,17 +56,17 @@ var redCorpus = []redCase{
 		}, want: "ok ok ok ok"},
 	{name: "a start function that loops forever",
 		wasm: func() []byte {
-			return withSections(Echo{Turn: Forever()}.Module(), rtSection{8, rtLEB(TurnFunc)})
+			return WithSections(Echo{Turn: Forever()}.Module(), Sec(8, ULEB(TurnFunc)))
 		}, want: "fuel fuel fuel fuel", detail: "start-up allowance"},
 	{name: "a start function that reads stdin",
 		wasm: func() []byte {
 			// The start function takes the first observation, so _start's
 			// read is a second read without an answer.
-			return withSections(Echo{Turn: wasiCall(FdRead, 0, 0, 1, 20)}.Module(), rtSection{8, rtLEB(TurnFunc)})
+			return WithSections(Echo{Turn: wasiCall(FdRead, 0, 0, 1, 20)}.Module(), Sec(8, ULEB(TurnFunc)))
 		}, want: "crash crash crash crash", detail: "without answering"},
 	{name: "a start function that writes an answer",
 		wasm: func() []byte {
-			return withSections(Echo{Turn: wasiCall(FdWrite, 1, 8, 1, 24)}.Module(), rtSection{8, rtLEB(TurnFunc)})
+			return WithSections(Echo{Turn: wasiCall(FdWrite, 1, 8, 1, 24)}.Module(), Sec(8, ULEB(TurnFunc)))
 		}, want: "ok ok ok ok"},
 	{name: "poll_oneoff on stdin and a clock of an hour, every turn",
 		wasm: func() []byte {
@@ -156,7 +83,7 @@ var redCorpus = []redCase{
 		}, want: "fuel fuel fuel fuel", tank: bigTank},
 	{name: "operand stack of 1,000 values, recursing in the start function",
 		wasm: func() []byte {
-			return withSections(Echo{Turn: Cat(Repeat(I32(0), 1000), Call(TurnFunc), Repeat(Drop, 1000))}.Module(), rtSection{8, rtLEB(TurnFunc)})
+			return WithSections(Echo{Turn: Cat(Repeat(I32(0), 1000), Call(TurnFunc), Repeat(Drop, 1000))}.Module(), Sec(8, ULEB(TurnFunc)))
 		}, want: "fuel fuel fuel fuel", detail: "start-up allowance"},
 	{name: "1,000 loaded values live across a recursive call, in the start function",
 		wasm: func() []byte {
@@ -164,7 +91,7 @@ var redCorpus = []redCase{
 			for i := 0; i < 1000; i++ {
 				push = Cat(push, I32(int32(4*i)), []byte{0x28, 2, 0})
 			}
-			return withSections(Echo{Turn: Cat(push, Call(TurnFunc), Repeat(Drop, 1000))}.Module(), rtSection{8, rtLEB(TurnFunc)})
+			return WithSections(Echo{Turn: Cat(push, Call(TurnFunc), Repeat(Drop, 1000))}.Module(), Sec(8, ULEB(TurnFunc)))
 		}, want: "fuel fuel fuel fuel", detail: "start-up allowance"},
 	{name: "10,000 loaded values live across a recursive call",
 		wasm: func() []byte {
@@ -180,54 +107,28 @@ var redCorpus = []redCase{
 		}, want: "crash crash crash crash", tank: bigTank},
 }
 
-// section returns the contents of the module's section id.
-func section(mod []byte, id byte) []byte {
-	r := mod[8:]
-	for len(r) > 0 {
-		n, k := rtULEB(r[1:])
-		if r[0] == id {
-			return r[1+k : 1+k+int(n)]
-		}
-		r = r[1+k+int(n):]
-	}
-	return nil
-}
-
-// extendVec adds n entries (their bytes) to the vector that is section id
-// of the module, creating the section if it is missing.
-func extendVec(mod []byte, id byte, n int, entries []byte) []byte {
-	old := section(mod, id)
-	var count uint64
-	var rest []byte
-	if old != nil {
-		c, k := rtULEB(old)
-		count, rest = c, old[k:]
-	}
-	return withSections(mod, rtSection{id, Cat(rtLEB(count+uint64(n)), rest, entries)})
-}
-
 func rtImport(mod, nm string, kind byte, desc ...byte) []byte {
-	return Cat(rtName(mod), rtName(nm), []byte{kind}, desc)
+	return Cat(Name(mod), Name(nm), []byte{kind}, desc)
 }
 
 func rtExport(nm string, kind byte, idx uint64) []byte {
-	return Cat(rtName(nm), []byte{kind}, rtLEB(idx))
+	return Cat(Name(nm), []byte{kind}, ULEB(idx))
 }
 
 // manyFuncs adds n functions of type () -> () with the given body (locals
 // declarations, code and end, without the size) to the echo module.
 func manyFuncs(e Echo, n int, body []byte) []byte {
 	m := e.Module()
-	m = extendVec(m, 3, n, Repeat([]byte{1}, n))
-	return extendVec(m, 10, n, Repeat(Cat(rtLEB(uint64(len(body))), body), n))
+	m = ExtendVec(m, 3, n, Repeat([]byte{1}, n))
+	return ExtendVec(m, 10, n, Repeat(Cat(ULEB(uint64(len(body))), body), n))
 }
 
 var redCorpus2 = []redCase{
 	{name: "2,000 functions of 49,999 locals", wasm: func() []byte {
-		return manyFuncs(Echo{}, 2_000, Cat([]byte{1}, rtLEB(49_999), []byte{0x7f, 0x0b}))
+		return manyFuncs(Echo{}, 2_000, Cat([]byte{1}, ULEB(49_999), []byte{0x7f, 0x0b}))
 	}, refuse: "the number of locals of all functions together (parameters included) is 4049919, more than the limit of 4000000"},
 	{name: "79 functions of 49,999 locals", wasm: func() []byte {
-		return manyFuncs(Echo{}, 79, Cat([]byte{1}, rtLEB(49_999), []byte{0x7f, 0x0b}))
+		return manyFuncs(Echo{}, 79, Cat([]byte{1}, ULEB(49_999), []byte{0x7f, 0x0b}))
 	}, want: "ok ok ok ok"},
 	{name: "2,000 functions of blocks nested 1,024 deep", wasm: func() []byte {
 		// Every function is within the limits; wazero's compiler takes
@@ -242,53 +143,53 @@ var redCorpus2 = []redCase{
 	{name: "an unknown arena function", wasm: func() []byte { return Echo{Import: "arena.fuel_set"}.Module() },
 		refuse: "fuel_set"},
 	{name: "a memory imported from the WASI module", wasm: func() []byte {
-		return extendVec(Echo{}.Module(), 2, 1, rtImport("wasi_snapshot_preview1", "memory", 2, 0, 1))
+		return ExtendVec(Echo{}.Module(), 2, 1, rtImport("wasi_snapshot_preview1", "memory", 2, 0, 1))
 	}, refuse: "memory"},
 	{name: "a table imported from arena", wasm: func() []byte {
-		return extendVec(Echo{}.Module(), 2, 1, rtImport("arena", "table", 1, 0x70, 0, 1))
+		return ExtendVec(Echo{}.Module(), 2, 1, rtImport("arena", "table", 1, 0x70, 0, 1))
 	}, refuse: "table"},
 	{name: "a global imported from arena", wasm: func() []byte {
-		return extendVec(Echo{}.Module(), 2, 1, rtImport("arena", "fuel", 3, 0x7e, 1))
+		return ExtendVec(Echo{}.Module(), 2, 1, rtImport("arena", "fuel", 3, 0x7e, 1))
 	}, refuse: "fuel"},
 	{name: "the meter's own counter exported under its reserved name", wasm: func() []byte {
-		return extendVec(Echo{}.Module(), 7, 1, rtExport("arena_fuel", 2, 0))
+		return ExtendVec(Echo{}.Module(), 7, 1, rtExport("arena_fuel", 2, 0))
 	}, refuse: "arena_fuel"},
 	{name: "_start exported twice", wasm: func() []byte {
-		return extendVec(Echo{}.Module(), 7, 1, rtExport("_start", 0, 5))
+		return ExtendVec(Echo{}.Module(), 7, 1, rtExport("_start", 0, 5))
 	}, refuse: "_start"},
 	{name: "memory exported as a function's name", wasm: func() []byte {
-		return withSections(Echo{}.Module(), rtSection{7, Cat(rtLEB(3), rtExport("memory", 0, 5), rtExport("_start", 0, 5), rtExport("mem", 2, 0))})
+		return WithSections(Echo{}.Module(), Sec(7, Cat(ULEB(3), rtExport("memory", 0, 5), rtExport("_start", 0, 5), rtExport("mem", 2, 0))))
 	}, refuse: "memory"},
 	{name: "100 tables, each grown by a million elements, forever", wasm: func() []byte {
 		var tables, grow []byte
 		for i := 0; i < 100; i++ {
 			tables = Cat(tables, []byte{0x70, 0, 0})
-			grow = Cat(grow, RefNull, I32(1<<20), []byte{0xfc, 15}, rtLEB(uint64(i)), Drop)
+			grow = Cat(grow, RefNull, I32(1<<20), []byte{0xfc, 15}, ULEB(uint64(i)), Drop)
 		}
-		return withSections(Echo{Turn: Forever(grow)}.Module(), rtSection{4, Cat(rtLEB(100), tables)})
+		return WithSections(Echo{Turn: Forever(grow)}.Module(), Sec(4, Cat(ULEB(100), tables)))
 	}, want: "fuel fuel fuel fuel"},
 	{name: "100 tables of 10,000 elements at the start, grown to their maximum once", wasm: func() []byte {
 		var tables, grow []byte
 		for i := 0; i < 100; i++ {
-			tables = Cat(tables, []byte{0x70, 0}, rtLEB(10_000))
-			grow = Cat(grow, RefNull, I32(1<<20), []byte{0xfc, 15}, rtLEB(uint64(i)), Drop)
+			tables = Cat(tables, []byte{0x70, 0}, ULEB(10_000))
+			grow = Cat(grow, RefNull, I32(1<<20), []byte{0xfc, 15}, ULEB(uint64(i)), Drop)
 		}
-		return withSections(Echo{Turn: grow}.Module(), rtSection{4, Cat(rtLEB(100), tables)})
+		return WithSections(Echo{Turn: grow}.Module(), Sec(4, Cat(ULEB(100), tables)))
 	}, want: "fuel fuel fuel fuel"}, // each grow is charged for the most that could succeed
 	{name: "an active element segment of a million function indices", wasm: func() []byte {
-		seg := Cat([]byte{0, 0x41, 0, 0x0b}, rtLEB(1<<20), Repeat([]byte{5}, 1<<20))
-		return withSections(Echo{Table: true, TableMin: 1 << 20}.Module(), rtSection{9, Cat(rtLEB(1), seg)})
+		seg := Cat([]byte{0, 0x41, 0, 0x0b}, ULEB(1<<20), Repeat([]byte{5}, 1<<20))
+		return WithSections(Echo{Table: true, TableMin: 1 << 20}.Module(), Sec(9, Cat(ULEB(1), seg)))
 	}, refuse: "the number of elements in element segments is 1048576, more than the limit of 131072"},
 	{name: "active element segments of ref.func expressions at the limit", wasm: func() []byte {
 		n := meter.MaxSegmentElements
-		seg := Cat([]byte{4, 0x41, 0, 0x0b}, rtLEB(uint64(n)), Repeat([]byte{0xd2, 5, 0x0b}, n))
-		return withSections(Echo{Table: true, TableMin: 1 << 20}.Module(), rtSection{9, Cat(rtLEB(1), seg)})
+		seg := Cat([]byte{4, 0x41, 0, 0x0b}, ULEB(uint64(n)), Repeat([]byte{0xd2, 5, 0x0b}, n))
+		return WithSections(Echo{Table: true, TableMin: 1 << 20}.Module(), Sec(9, Cat(ULEB(1), seg)))
 	}, want: "ok ok ok ok"},
 	{name: "a passive segment of ref.func expressions at the limit, table.init forever", wasm: func() []byte {
 		n := meter.MaxSegmentElements
-		seg := Cat([]byte{5, 0x70}, rtLEB(uint64(n)), Repeat([]byte{0xd2, 5, 0x0b}, n))
+		seg := Cat([]byte{5, 0x70}, ULEB(uint64(n)), Repeat([]byte{0xd2, 5, 0x0b}, n))
 		m := Echo{Table: true, TableMin: 1 << 20, Turn: Forever(I32(0), I32(0), I32(int32(n)), []byte{0xfc, 12, 0, 0})}.Module()
-		return withSections(m, rtSection{9, Cat(rtLEB(1), seg)})
+		return WithSections(m, Sec(9, Cat(ULEB(1), seg)))
 	}, obs: 6, want: "fuel fuel fuel fuel retired retired"},
 	{name: "100,000 empty passive element segments", wasm: func() []byte {
 		return Echo{Table: true, ElemSegs: meter.MaxElemSegments}.Module()
@@ -297,9 +198,9 @@ var redCorpus2 = []redCase{
 		n := 30 << 20
 		m := Echo{MinPages: 1000, DataSegs: 1, Turn: Forever(I32(bigAt), I32(0), I32(int32(n)), []byte{0xfc, 8, 1, 0})}.Module()
 		// Make the passive segment (the third) 30 MB long.
-		d := section(m, 11)
-		d = Cat(d[:len(d)-3], []byte{1}, rtLEB(uint64(n)), make([]byte, n))
-		return withSections(m, rtSection{11, d})
+		d := SectionOf(m, 11)
+		d = Cat(d[:len(d)-3], []byte{1}, ULEB(uint64(n)), make([]byte, n))
+		return WithSections(m, Sec(11, d))
 	}, want: "fuel fuel fuel fuel"},
 	{name: "memory.init after data.drop", wasm: func() []byte {
 		return Echo{DataSegs: 1, Turn: Cat([]byte{0xfc, 9, 1}, I32(0), I32(0), I32(1), []byte{0xfc, 8, 1, 0})}.Module()
@@ -310,22 +211,22 @@ var redCorpus2 = []redCase{
 	{name: "a memory of 248 MiB, idle",
 		wasm: func() []byte { return Echo{MinPages: 3968}.Module() }, want: "ok ok ok ok"},
 	{name: "random_get of 1 MiB in start-up", wasm: func() []byte {
-		return withSections(Echo{MinPages: 100, Turn: wasiCall(RandomGet, bigAt, 1<<20)}.Module(), rtSection{8, rtLEB(TurnFunc)})
+		return WithSections(Echo{MinPages: 100, Turn: wasiCall(RandomGet, bigAt, 1<<20)}.Module(), Sec(8, ULEB(TurnFunc)))
 	}, want: "ok ok ok ok"},
 	{name: "random_get of 1 MiB in every turn", wasm: func() []byte {
 		return Echo{MinPages: 100, Turn: wasiCall(RandomGet, bigAt, 1<<20)}.Module()
 	}, want: "ok ok ok ok"},
 	{name: "random_get of 100 MiB in start-up", wasm: func() []byte {
-		return withSections(Echo{MinPages: 3968, Turn: wasiCall(RandomGet, bigAt, 100<<20)}.Module(), rtSection{8, rtLEB(TurnFunc)})
+		return WithSections(Echo{MinPages: 3968, Turn: wasiCall(RandomGet, bigAt, 100<<20)}.Module(), Sec(8, ULEB(TurnFunc)))
 	}, want: "fuel fuel fuel fuel", detail: "ran out of fuel"}, // the start-up fits; the same call in a turn (26M) does not
 	{name: "random_get of 240 MiB in start-up", wasm: func() []byte {
 		// 3,968 pages (32.5M) and 240 MiB (62.9M) fit the allowance; the same call in a turn does not.
-		return withSections(Echo{MinPages: 3968, Turn: wasiCall(RandomGet, bigAt, 240<<20)}.Module(), rtSection{8, rtLEB(TurnFunc)})
+		return WithSections(Echo{MinPages: 3968, Turn: wasiCall(RandomGet, bigAt, 240<<20)}.Module(), Sec(8, ULEB(TurnFunc)))
 	}, want: "fuel fuel fuel fuel", detail: "ran out of fuel"},
 	{name: "64 MiB to stdout without a newline, forever, in start-up", wasm: func() []byte {
 		// iovec {0, 64 MiB} at scratch
 		iov := Cat(I32(scratch), I32(0), Store(0), I32(scratch+4), I32(64<<20), Store(0))
-		return withSections(Echo{MinPages: 1100, Turn: Cat(iov, Forever(wasiCall(FdWrite, 1, scratch, 1, scratch+8)))}.Module(), rtSection{8, rtLEB(TurnFunc)})
+		return WithSections(Echo{MinPages: 1100, Turn: Cat(iov, Forever(wasiCall(FdWrite, 1, scratch, 1, scratch+8)))}.Module(), Sec(8, ULEB(TurnFunc)))
 	}, want: "fuel fuel fuel fuel", detail: "start-up allowance"},
 	{name: "64 MiB to stdout without a newline, forever, in a turn", wasm: func() []byte {
 		iov := Cat(I32(scratch), I32(0), Store(0), I32(scratch+4), I32(64<<20), Store(0))
@@ -336,20 +237,20 @@ var redCorpus2 = []redCase{
 		return Echo{Turn: wasiCall(FdWrite, 1, 8, 1, 24)}.Module()
 	}, want: "ok ok ok ok"},
 	{name: "10,000 types of 3,000 parameters", wasm: func() []byte {
-		ty := Cat([]byte{0x60}, rtLEB(3000), Repeat([]byte{0x7f}, 3000), []byte{0})
-		return extendVec(Echo{}.Module(), 1, 9_990, Repeat(ty, 9_990))
+		ty := Cat([]byte{0x60}, ULEB(3000), Repeat([]byte{0x7f}, 3000), []byte{0})
+		return ExtendVec(Echo{}.Module(), 1, 9_990, Repeat(ty, 9_990))
 	}, refuse: "the number of parameters or results of function type 4 is 3000, more than the limit of 1000"},
 	{name: "100,000 parameters in types of 1,000", wasm: func() []byte {
-		ty := Cat([]byte{0x60}, rtLEB(1000), Repeat([]byte{0x7f}, 1000), []byte{0})
-		return extendVec(Echo{}.Module(), 1, 100, Repeat(ty, 100))
+		ty := Cat([]byte{0x60}, ULEB(1000), Repeat([]byte{0x7f}, 1000), []byte{0})
+		return ExtendVec(Echo{}.Module(), 1, 100, Repeat(ty, 100))
 	}, refuse: "the number of parameters and results of all function types together is 100012, more than the limit of 100000"},
 	{name: "99,000 parameters in types of 1,000", wasm: func() []byte {
-		ty := Cat([]byte{0x60}, rtLEB(1000), Repeat([]byte{0x7f}, 1000), []byte{0})
-		return extendVec(Echo{}.Module(), 1, 99, Repeat(ty, 99))
+		ty := Cat([]byte{0x60}, ULEB(1000), Repeat([]byte{0x7f}, 1000), []byte{0})
+		return ExtendVec(Echo{}.Module(), 1, 99, Repeat(ty, 99))
 	}, want: "ok ok ok ok"},
 	{name: "one type of a million results", wasm: func() []byte {
-		ty := Cat([]byte{0x60, 0}, rtLEB(1<<20), Repeat([]byte{0x7f}, 1<<20))
-		return extendVec(Echo{}.Module(), 1, 1, ty)
+		ty := Cat([]byte{0x60, 0}, ULEB(1<<20), Repeat([]byte{0x7f}, 1<<20))
+		return ExtendVec(Echo{}.Module(), 1, 1, ty)
 	}, refuse: "is 1048576, more than the limit of 1000"},
 }
 
