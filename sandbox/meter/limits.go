@@ -26,7 +26,8 @@ const (
 	MaxTableElements   = 1 << 20 // all tables together, at their largest
 	MaxSegmentElements = 1 << 20 // elements of all element segments together
 	// MaxStackBytes bounds the host stack the calls open at once can take,
-	// as estimated by FrameBytes: deeper, the bot traps (status crash).
+	// as estimated by FrameBytes: deeper, the bot traps (status crash). A
+	// function that calls nothing is not counted: it adds one frame at most.
 	MaxStackBytes = 16 << 20
 )
 
