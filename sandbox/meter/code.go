@@ -173,6 +173,8 @@ type bodyRewriter struct {
 	fuel    uint32 // the local holding the counter (i64)
 	tmp     uint32 // the scratch local of bulk memory charges (i32)
 	stack   uint32 // this call's level of the stack estimate (i32)
+	calls   bool   // the function calls another
+	head    []byte // scratch for the function's start
 	room    int    // how large the function's code may grow
 }
 
@@ -239,10 +241,19 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 	b.acc, b.must, b.checked = 0, false, false
 	b.frames = append(b.frames[:0], frame{})
 	b.code = b.syncIn(b.code)
-	b.code = b.enterStack(b.code, FrameBytes(b.locals))
+	entry := len(b.code)
+	b.calls = false
 	b.instructions()
 	if r.err != nil {
 		return c
+	}
+	// A function that calls nothing adds one frame at most to the stack, so
+	// it is left out of the estimate (MaxStackBytes allows for it), and the
+	// leaf functions of a search do not pay for it.
+	if b.calls {
+		b.head = b.enterStack(append(b.head[:0], b.code[:entry]...), FrameBytes(b.locals))
+		b.code = append(b.head, b.code[entry:]...)
+		b.head = b.code[:0:0]
 	}
 	// Three more locals: (local $fuel i64) (local $tmp i32) (local $stack i32).
 	groupBytes := body[lebLen(body):localsEnd]
@@ -522,6 +533,7 @@ func (b *bodyRewriter) instructions() {
 				b.must = true // a host call: the host sees a checked tank
 			}
 			r.pos = save
+			b.calls = true
 			if op != opcodeCall { // return_call: this frame goes first
 				b.seg = b.stackBack(b.seg, FrameBytes(b.locals))
 			}
@@ -534,6 +546,7 @@ func (b *bodyRewriter) instructions() {
 			}
 			r.u32()
 			b.syncOutBefore(start)
+			b.calls = true
 			if op != opcodeCallIndirect { // return_call_indirect
 				b.seg = b.stackBack(b.seg, FrameBytes(b.locals))
 			}

@@ -41,7 +41,8 @@ const (
 	// take 25-75 ms. A Go bot has about 6,000.
 	MaxSegmentElements = 1 << 17
 	// MaxStackBytes bounds the host stack the calls open at once can take,
-	// as estimated by FrameBytes: deeper, the bot traps (status crash).
+	// as estimated by FrameBytes: deeper, the bot traps (status crash). A
+	// function that calls nothing is not counted: it adds one frame at most.
 	MaxStackBytes = 16 << 20
 )
 
