@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"testing"
@@ -123,6 +124,19 @@ func manyFuncs(e Echo, n int, body []byte) []byte {
 	return ExtendVec(m, 10, n, Repeat(Cat(ULEB(uint64(len(body))), body), n))
 }
 
+// iovecsAt is where withIovecs puts its iovecs.
+const iovecsAt = 0x200000
+
+// withIovecs adds to the echo module an active data segment of n iovecs at
+// iovecsAt, each of the one byte at bigAt (a '{').
+func withIovecs(e Echo, n int) []byte {
+	iov := binary.LittleEndian.AppendUint32(nil, bigAt)
+	iov = binary.LittleEndian.AppendUint32(iov, 1)
+	seg := Cat([]byte{0}, I32(iovecsAt), End, ULEB(uint64(8*n)), Repeat(iov, n))
+	brace := Cat([]byte{0}, I32(bigAt), End, ULEB(1), []byte("{"))
+	return ExtendVec(e.Module(), 11, 2, Cat(seg, brace))
+}
+
 var redCorpus2 = []redCase{
 	{name: "2,000 functions of 49,999 locals", wasm: func() []byte {
 		return manyFuncs(Echo{}, 2_000, Cat([]byte{1}, ULEB(49_999), []byte{0x7f, 0x0b}))
@@ -137,6 +151,22 @@ var redCorpus2 = []redCase{
 	}, refuse: "compiling it takes more than", long: true},
 	{name: "16 functions of 512 KiB of straight-line code", wasm: func() []byte {
 		return manyFuncs(Echo{}, 15, Cat([]byte{0}, Repeat(Cat(I32(0), Drop), 170_000), End))
+	}, want: "ok ok ok ok"},
+	{name: "a million one-byte iovecs to stdout, forever", wasm: func() []byte {
+		return withIovecs(Echo{MinPages: 300, Turn: Forever(wasiCall(FdWrite, 1, iovecsAt, 1<<20, scratch))}, 1<<20)
+	}, want: "fuel fuel fuel fuel"},
+	{name: "a million one-byte iovecs to stderr, forever", wasm: func() []byte {
+		return withIovecs(Echo{MinPages: 300, Turn: Forever(wasiCall(FdWrite, 2, iovecsAt, 1<<20, scratch))}, 1<<20)
+	}, want: "fuel fuel fuel fuel"},
+	{name: "a million one-byte iovecs to read stdin into", wasm: func() []byte {
+		return withIovecs(Echo{MinPages: 300, Turn: wasiCall(FdRead, 0, iovecsAt, 1<<20, scratch)}, 1<<20)
+	}, want: "crash crash crash crash", detail: "without answering"},
+	{name: "10,000 exports of 3,000-byte names", wasm: func() []byte {
+		var exps []byte
+		for i := 0; i < 9_990; i++ {
+			exps = append(append(exps, Name(fmt.Sprintf("%03000d", i))...), 2, 0)
+		}
+		return ExtendVec(Echo{}.Module(), 7, 9_990, exps)
 	}, want: "ok ok ok ok"},
 	{name: "arena.fuel_left of the wrong type", wasm: func() []byte { return Echo{Import: "arena.fuel_left"}.Module() },
 		refuse: "fuel_left"},
