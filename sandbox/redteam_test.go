@@ -156,10 +156,10 @@ var redCorpus2 = []redCase{
 	{name: "16 functions of 512 KiB of straight-line code", wasm: func() []byte {
 		return manyFuncs(Echo{}, 15, Cat([]byte{0}, Repeat(Cat(I32(0), Drop), 170_000), End))
 	}, want: "ok ok ok ok"},
-	{name: "a million one-byte iovecs to stdout, forever", wasm: func() []byte {
+	{name: "a million one-byte iovecs to stdout, forever", hostHeavy: true, wasm: func() []byte {
 		return withIovecs(Echo{MinPages: 300, Turn: Forever(wasiCall(FdWrite, 1, iovecsAt, 1<<20, scratch))}, 1<<20)
 	}, want: "fuel fuel fuel fuel"},
-	{name: "a million one-byte iovecs to stderr, forever", wasm: func() []byte {
+	{name: "a million one-byte iovecs to stderr, forever", hostHeavy: true, wasm: func() []byte {
 		return withIovecs(Echo{MinPages: 300, Turn: Forever(wasiCall(FdWrite, 2, iovecsAt, 1<<20, scratch))}, 1<<20)
 	}, want: "fuel fuel fuel fuel"},
 	{name: "a million one-byte iovecs to read stdin into", wasm: func() []byte {
@@ -290,6 +290,30 @@ var redCorpus2 = []redCase{
 		ty := Cat([]byte{0x60, 0}, ULEB(1<<20), Repeat([]byte{0x7f}, 1<<20))
 		return ExtendVec(Echo{}.Module(), 1, 1, ty)
 	}, refuse: "is 1048576, more than the limit of 1000"},
+}
+
+// NOT FIXED: one-byte iovecs are underpriced. fd_write calls the host's
+// writer once per iovec, about 80 ns each on this machine, for
+// meter.HostIovecPrice (4) units: the 100,000,000 start-up allowance buys
+// some 25 million of them, 2 s and more, so these modules end in timeout,
+// differently from run to run (fuel, timeout), on an idle machine. In a turn
+// (20,000,000 at most) it stays under the backstop. The fix is a price of
+// about 32 an iovec, which changes the cost model (a new version, and every
+// pinned fuel figure that writes), so it is left to the owner of the prices.
+var redIovecStartup = []redCase{
+	{name: "a million one-byte iovecs to stderr, forever, in start-up", wasm: func() []byte {
+		return WithSections(withIovecs(Echo{MinPages: 300, Turn: Forever(wasiCall(FdWrite, 2, iovecsAt, 1<<20, scratch))}, 1<<20), Sec(8, ULEB(TurnFunc)))
+	}, want: "fuel fuel fuel fuel", detail: "start-up allowance"},
+	{name: "a million one-byte iovecs to stdout, forever, in start-up", wasm: func() []byte {
+		return WithSections(withIovecs(Echo{MinPages: 300, Turn: Forever(wasiCall(FdWrite, 1, iovecsAt, 1<<20, scratch))}, 1<<20), Sec(8, ULEB(TurnFunc)))
+	}, want: "fuel fuel fuel fuel", detail: "start-up allowance"},
+}
+
+func TestRedTeamIovecStartup(t *testing.T) {
+	t.Skip("not fixed: one-byte iovecs are underpriced (see redIovecStartup); these end in timeout")
+	for _, c := range redIovecStartup {
+		t.Run(c.name, func(t *testing.T) { runRedCase(t, c) })
+	}
 }
 
 func TestRedTeam(t *testing.T) {
