@@ -1,11 +1,21 @@
 #!/usr/bin/env bash
-# Runs every test of the project. On a fresh machine it first installs what
-# the tests need (the C and Rust toolchains for the wasm starter kits), so
-# this one command is all a new developer and CI run.
+# Runs every test of the project. On a fresh machine it first installs and
+# starts everything the tests need, so this one command is all a new
+# developer and CI run (scripts/fresh-machine.sh proves that on a clean
+# Debian 12; docs/development.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./scripts/install-toolchains.sh
+# What the tests need, run in order: one script a line. Each is idempotent
+# (does nothing when its part is already there) and, when it cannot install
+# or start its part, prints one line saying what and exits non-zero, which
+# stops the run here: a test never skips for want of a tool.
+setup=(
+  scripts/install-toolchains.sh # C, Rust and wasm toolchains, sanitizers
+)
+for script in "${setup[@]}"; do
+  "./$script"
+done
 
 echo "== gofmt, go vet, go mod tidy"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))

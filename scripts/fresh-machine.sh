@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# fresh-machine.sh: proves that the README's commands are all a new machine
+# needs. It builds a clean Debian 12 (bookworm) root file system with
+# debootstrap from the package mirror this machine uses, copies in this
+# machine's Go toolchain and Go settings and a clean clone of the repository,
+# then runs, inside a chroot, only the commands of the README's "Two
+# commands" section, in order, and says PASS or FAIL. docs/development.md
+# says what it proves and what it does not.
+#
+#   scripts/fresh-machine.sh [REF]     REF: a commit of this repository (HEAD)
+#
+# Needs root, debootstrap (installed if missing) and a few GB in /var/tmp.
+# Environment:
+#   ARENA_FRESH_CACHE    where the debootstrap tarball is kept between runs
+#                        (/var/cache/arena-fresh-machine); delete it, or set
+#                        ARENA_FRESH_REFRESH=1, to download the packages anew
+#   ARENA_FRESH_KEEP=1   keep the root file system afterwards (its path is
+#                        printed), to look around with chroot
+#   ARENA_FRESH_MAIN_SECONDS  how long the README's main-job command may run
+#                        before it counts as a server that started (300)
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+ref=${1:-HEAD}
+suite=bookworm
+cache=${ARENA_FRESH_CACHE:-/var/cache/arena-fresh-machine}
+main_seconds=${ARENA_FRESH_MAIN_SECONDS:-300}
+start=$(date +%s)
+
+say() { echo "fresh-machine: $*"; }
+fail() {
+	echo "fresh-machine: $*" >&2
+	exit 1
+}
+elapsed() {
+	local s=$(($(date +%s) - start))
+	printf '%dm%02ds' $((s / 60)) $((s % 60))
+}
+
+[ "$(id -u)" -eq 0 ] || fail "needs root (debootstrap, mount, chroot)"
+sha=$(git -C "$repo" rev-parse --verify --quiet "$ref^{commit}") || fail "no commit $ref in $repo"
+goroot=$(go env GOROOT 2>/dev/null) || fail "no Go toolchain on PATH to copy in"
+
+# The Debian mirror this machine installs from: the first URI of an enabled
+# deb822 source (or one-line sources.list entry) for the suite itself.
+mirror=$(
+	{
+		for f in /etc/apt/sources.list.d/*.sources; do
+			[ -e "$f" ] && awk -v suite="$suite" '
+				function flush() { if (deb && uri != "" && (" " suites " ") ~ (" " suite " ")) { print uri; exit } deb = 0; uri = ""; suites = "" }
+				/^[ \t]*$/ { flush(); next }
+				/^Types:/ { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
+				/^URIs:/ { uri = $2 }
+				/^Suites:/ { suites = ""; for (i = 2; i <= NF; i++) suites = suites " " $i }
+				END { flush() }' "$f"
+		done
+		for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+			[ -e "$f" ] && awk -v suite="$suite" '$1 == "deb" { u = $2; s = $3; if ($2 ~ /^\[/) { for (i = 2; i <= NF && $i !~ /\]$/; i++); u = $(i + 1); s = $(i + 2) } if (s == suite) { print u; exit } }' "$f"
+		done
+	} | head -n1
+)
+[ -n "$mirror" ] || fail "found no Debian $suite source in /etc/apt/sources.list*"
+
+if ! command -v debootstrap >/dev/null; then
+	say "installing debootstrap"
+	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap; } \
+		>/tmp/arena-fresh-debootstrap.log 2>&1 || fail "cannot install debootstrap (log: /tmp/arena-fresh-debootstrap.log)"
+fi
+
+work=$(mktemp -d /var/tmp/arena-fresh.XXXXXX)
+root=$work/root
+mounts=()
+
+# Leaves no mount and no process behind, whatever happened; removes the root
+# file system only once nothing is mounted under it any more.
+cleanup() {
+	local rc=$? pid link i
+	trap - EXIT INT TERM
+	# Processes still running inside the chroot (a server a setup script
+	# started, say) would keep the mounts busy: end them, by id.
+	for link in /proc/[0-9]*/root; do
+		[ "$(readlink "$link" 2>/dev/null)" = "$root" ] || continue
+		pid=${link#/proc/}
+		pid=${pid%/root}
+		kill -TERM "$pid" 2>/dev/null || true
+	done
+	sleep 1
+	for link in /proc/[0-9]*/root; do
+		[ "$(readlink "$link" 2>/dev/null)" = "$root" ] || continue
+		pid=${link#/proc/}
+		pid=${pid%/root}
+		kill -KILL "$pid" 2>/dev/null || true
+	done
+	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
+		umount -R "${mounts[i]}" 2>/dev/null || umount -R -l "${mounts[i]}" 2>/dev/null || true
+	done
+	if grep -q " $work/" /proc/mounts; then
+		echo "fresh-machine: still mounted under $work, left in place: $(grep " $work/" /proc/mounts | cut -d' ' -f2 | tr '\n' ' ')" >&2
+	elif [ "${ARENA_FRESH_KEEP:-}" = 1 ]; then
+		echo "fresh-machine: kept the root file system: $root" >&2
+	else
+		rm -rf "$work"
+	fi
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# 1. A clean Debian 12: debootstrap's minimal variant (the Essential
+# packages and apt), nothing more; the downloaded packages are kept as a
+# tarball so that a second run needs no download for this step.
+variant=minbase
+tarball=$cache/$suite-$variant-$(dpkg --print-architecture).tgz
+if [ "${ARENA_FRESH_REFRESH:-}" = 1 ] || [ ! -s "$tarball" ]; then
+	say "downloading Debian $suite ($variant) from $mirror into $tarball"
+	mkdir -p "$cache"
+	debootstrap --variant="$variant" --make-tarball="$tarball.part" "$suite" "$work/debs" "$mirror" \
+		>"$work/debootstrap.log" 2>&1 || { tail -n 20 "$work/debootstrap.log" >&2; fail "debootstrap --make-tarball failed"; }
+	mv "$tarball.part" "$tarball"
+	rm -rf "$work/debs"
+fi
+say "debootstrap $suite into $root"
+debootstrap --variant="$variant" --unpack-tarball="$tarball" "$suite" "$root" "$mirror" \
+	>"$work/debootstrap.log" 2>&1 || { tail -n 20 "$work/debootstrap.log" >&2; fail "debootstrap failed"; }
+
+# 2. What a new machine of this kind has besides Debian: apt set up as here
+# (sources, their keys, options), name resolution, Go at /usr/local/go, the
+# Go settings of this machine's go env file and GO* environment.
+cp /etc/resolv.conf /etc/hosts "$root/etc/"
+rm -f "$root/etc/apt/sources.list"
+for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list; do
+	[ -s "$f" ] || continue
+	mkdir -p "$root$(dirname "$f")"
+	cp "$f" "$root$f"
+	for key in $(sed -n 's/^Signed-By:[ \t]*\(\/.*\)/\1/p; s/.*signed-by=\([^] ]*\).*/\1/p' "$f"); do
+		[ -e "$key" ] && mkdir -p "$root$(dirname "$key")" && cp "$key" "$root$key"
+	done
+done
+for f in /etc/apt/apt.conf.d/*; do
+	[ -e "$root$f" ] || cp "$f" "$root$f"
+done
+mkdir -p "$root/usr/local"
+cp -a "$goroot" "$root/usr/local/go"
+goenv=$(go env GOENV)
+if [ -f "$goenv" ]; then
+	mkdir -p "$root/root/.config/go"
+	cp "$goenv" "$root/root/.config/go/env"
+fi
+envs=(HOME=/root LANG=C.UTF-8 CI=true TERM=dumb
+	PATH=/usr/local/go/bin:/root/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
+while IFS= read -r v; do envs+=("$v"); done < <(env | grep -E '^GO[A-Z0-9_]*=' | grep -vE '^GO(ROOT|PATH)=' || true)
+
+# 3. A clean clone of the commit, with shared/ beside it as CI has it.
+git clone -q "$repo" "$root/src/arena"
+git -C "$root/src/arena" checkout -q --detach "$sha"
+if [ -d "$repo/../shared" ]; then
+	cp -a "$repo/../shared" "$root/src/shared"
+fi
+
+# 4. The mounts a running system has.
+mount -t proc proc "$root/proc" && mounts+=("$root/proc")
+mount -t sysfs sysfs "$root/sys" && mounts+=("$root/sys")
+mount --rbind /dev "$root/dev" && mounts+=("$root/dev")
+mount --make-rslave "$root/dev"
+
+# 5. Only the README's commands: each fenced block of its "Two commands"
+# section, in order. The test command (scripts/test.sh) must pass; any other
+# (the main job) must succeed, or still be running after $main_seconds s,
+# as a server does.
+mapfile -d '' commands < <(awk '/^## /{ on = ($0 ~ /^## Two commands/) }
+	on && /^```/ { if (inb) { printf "%s%c", cmd, 0; cmd = ""; inb = 0 } else inb = 1; next }
+	on && inb { cmd = cmd $0 "\n" }' "$root/src/arena/README.md")
+[ "${#commands[@]}" -gt 0 ] || fail "README.md has no commands under '## Two commands'"
+printf '%s' "${commands[@]}" | grep -q 'scripts/test.sh' || fail "README.md's commands do not include scripts/test.sh"
+
+result=0
+for cmd in "${commands[@]}"; do
+	say "$(elapsed) running: $(echo "$cmd" | tr '\n' ' ')"
+	if [[ "$cmd" == *scripts/test.sh* ]]; then
+		chroot "$root" /usr/bin/env -i "${envs[@]}" /bin/bash -c "cd /src/arena && $cmd" </dev/null || result=$?
+	else
+		# In its own process group, so that a server and its children all end.
+		chroot "$root" /usr/bin/env -i "${envs[@]}" /bin/bash -c '
+			cd /src/arena
+			setsid /bin/bash -c "$1" </dev/null & pid=$!
+			for ((i = 0; i < $2; i++)); do
+				kill -0 $pid 2>/dev/null || { wait $pid; exit; }
+				sleep 1
+			done
+			echo "(still running after $2 s: taken as a server that started; stopping it)"
+			kill -TERM -- -$pid 2>/dev/null; sleep 2; kill -KILL -- -$pid 2>/dev/null; exit 0' \
+			main "$cmd" "$main_seconds" || result=$?
+	fi
+	if [ "$result" -ne 0 ]; then
+		fail "FAIL after $(elapsed): exit $result from: $(echo "$cmd" | tr '\n' ' ')(commit $sha)"
+	fi
+done
+say "PASS in $(elapsed): the README's commands on a clean Debian $suite, commit $sha"
