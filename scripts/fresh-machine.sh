@@ -46,7 +46,8 @@ goroot=$(go env GOROOT 2>/dev/null) || fail "no Go toolchain on PATH to copy in"
 mirror=$(
 	{
 		for f in /etc/apt/sources.list.d/*.sources; do
-			[ -e "$f" ] && awk -v suite="$suite" '
+			[ -e "$f" ] || continue
+			awk -v suite="$suite" '
 				function flush() { if (deb && uri != "" && (" " suites " ") ~ (" " suite " ")) { print uri; exit } deb = 0; uri = ""; suites = "" }
 				/^[ \t]*$/ { flush(); next }
 				/^Types:/ { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
@@ -55,7 +56,8 @@ mirror=$(
 				END { flush() }' "$f"
 		done
 		for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-			[ -e "$f" ] && awk -v suite="$suite" '$1 == "deb" { u = $2; s = $3; if ($2 ~ /^\[/) { for (i = 2; i <= NF && $i !~ /\]$/; i++); u = $(i + 1); s = $(i + 2) } if (s == suite) { print u; exit } }' "$f"
+			[ -e "$f" ] || continue
+			awk -v suite="$suite" '$1 == "deb" { u = $2; s = $3; if ($2 ~ /^\[/) { for (i = 2; i <= NF && $i !~ /\]$/; i++); u = $(i + 1); s = $(i + 2) } if (s == suite) { print u; exit } }' "$f"
 		done
 	} | head -n1
 )
@@ -133,7 +135,10 @@ for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/source
 	mkdir -p "$root$(dirname "$f")"
 	cp "$f" "$root$f"
 	for key in $(sed -n 's/^Signed-By:[ \t]*\(\/.*\)/\1/p; s/.*signed-by=\([^] ]*\).*/\1/p' "$f"); do
-		[ -e "$key" ] && mkdir -p "$root$(dirname "$key")" && cp "$key" "$root$key"
+		if [ -e "$key" ]; then
+			mkdir -p "$root$(dirname "$key")"
+			cp "$key" "$root$key"
+		fi
 	done
 done
 for f in /etc/apt/apt.conf.d/*; do
