@@ -109,20 +109,22 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # 1. A clean Debian 12: debootstrap's minimal variant (the Essential
-# packages and apt), nothing more; the downloaded packages are kept as a
-# tarball so that a second run needs no download for this step.
+# packages and apt) and the CA certificates, which every machine has and Go
+# needs to reach the module proxy; nothing more. The downloaded packages are
+# kept as a tarball so that a second run needs no download for this step.
 variant=minbase
-tarball=$cache/$suite-$variant-$(dpkg --print-architecture).tgz
+include=ca-certificates
+tarball=$cache/$suite-$variant-$include-$(dpkg --print-architecture).tgz
 if [ "${ARENA_FRESH_REFRESH:-}" = 1 ] || [ ! -s "$tarball" ]; then
 	say "downloading Debian $suite ($variant) from $mirror into $tarball"
 	mkdir -p "$cache"
-	debootstrap --variant="$variant" --make-tarball="$tarball.part" "$suite" "$work/debs" "$mirror" \
+	debootstrap --variant="$variant" --include="$include" --make-tarball="$tarball.part" "$suite" "$work/debs" "$mirror" \
 		>"$work/debootstrap.log" 2>&1 || { tail -n 20 "$work/debootstrap.log" >&2; fail "debootstrap --make-tarball failed"; }
 	mv "$tarball.part" "$tarball"
 	rm -rf "$work/debs"
 fi
 say "debootstrap $suite into $root"
-debootstrap --variant="$variant" --unpack-tarball="$tarball" "$suite" "$root" "$mirror" \
+debootstrap --variant="$variant" --include="$include" --unpack-tarball="$tarball" "$suite" "$root" "$mirror" \
 	>"$work/debootstrap.log" 2>&1 || { tail -n 20 "$work/debootstrap.log" >&2; fail "debootstrap failed"; }
 
 # 2. What a new machine of this kind has besides Debian: apt set up as here
