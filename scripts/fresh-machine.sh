@@ -146,6 +146,13 @@ done
 for f in /etc/apt/apt.conf.d/*; do
 	[ -e "$root$f" ] || cp "$f" "$root$f"
 done
+# The local certificate authorities this machine trusts, which its network
+# may need for HTTPS (Go's module downloads), join the chroot's trust store.
+if [ -d /usr/local/share/ca-certificates ]; then
+	mkdir -p "$root/usr/local/share/ca-certificates"
+	cp -a /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/"
+	chroot "$root" /usr/sbin/update-ca-certificates >/dev/null 2>&1 || fail "update-ca-certificates failed in the chroot"
+fi
 mkdir -p "$root/usr/local"
 cp -a "$goroot" "$root/usr/local/go"
 goenv=$(go env GOENV)
@@ -153,7 +160,7 @@ if [ -f "$goenv" ]; then
 	mkdir -p "$root/root/.config/go"
 	cp "$goenv" "$root/root/.config/go/env"
 fi
-envs=(HOME=/root LANG=C.UTF-8 CI=true TERM=dumb
+envs=(HOME=/root LANG=C.UTF-8 CI=true
 	PATH=/usr/local/go/bin:/root/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
 while IFS= read -r v; do envs+=("$v"); done < <(env | grep -E '^GO[A-Z0-9_]*=' | grep -vE '^GO(ROOT|PATH)=' || true)
 
