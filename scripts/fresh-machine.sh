@@ -106,7 +106,7 @@ cleanup() {
 	exit "$rc"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'echo "fresh-machine: interrupted" >&2; exit 130' INT TERM
 
 # 1. A clean Debian 12: debootstrap's minimal variant (the Essential
 # packages and apt) and the CA certificates, which every machine has and Go
@@ -162,6 +162,22 @@ if [ -f "$goenv" ]; then
 fi
 envs=(HOME=/root LANG=C.UTF-8 CI=true
 	PATH=/usr/local/go/bin:/root/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
+
+# No init system runs in a chroot: a package's install must not start its
+# service (it could not, or would collide with this machine's own); the
+# setup scripts of scripts/test.sh start what the tests need, as on a new
+# machine, where such services are installed but not running.
+printf '#!/bin/sh\n# fresh-machine.sh: services are started by the project'"'"'s scripts\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+chmod 755 "$root/usr/sbin/policy-rc.d"
+
+# The chroot shares this machine's network, where a PostgreSQL of its own
+# may hold the default port: scripts/postgres.sh gets a cluster and a port
+# of its own here (its ARENA_PG_CLUSTER and ARENA_PG_PORT).
+pg_port=${ARENA_FRESH_PG_PORT:-55432}
+if (exec 3<>"/dev/tcp/127.0.0.1/$pg_port") 2>/dev/null; then
+	fail "port $pg_port is in use on this machine: set ARENA_FRESH_PG_PORT to a free one"
+fi
+envs+=(ARENA_PG_CLUSTER=fresh "ARENA_PG_PORT=$pg_port")
 while IFS= read -r v; do envs+=("$v"); done < <(env | grep -E '^GO[A-Z0-9_]*=' | grep -vE '^GO(ROOT|PATH)=' || true)
 
 # 3. A clean clone of the commit, with shared/ beside it as CI has it.
@@ -190,8 +206,10 @@ printf '%s' "${commands[@]}" | grep -q 'scripts/test.sh' || fail "README.md's co
 result=0
 for cmd in "${commands[@]}"; do
 	say "$(elapsed) running: $(echo "$cmd" | tr '\n' ' ')"
+	# In the background and waited for, so that an interrupt reaches the
+	# trap at once (cleanup then ends what runs in the chroot).
 	if [[ "$cmd" == *scripts/test.sh* ]]; then
-		chroot "$root" /usr/bin/env -i "${envs[@]}" /bin/bash -c "cd /src/arena && $cmd" </dev/null || result=$?
+		chroot "$root" /usr/bin/env -i "${envs[@]}" /bin/bash -c "cd /src/arena && $cmd" </dev/null &
 	else
 		# In its own process group, so that a server and its children all end.
 		chroot "$root" /usr/bin/env -i "${envs[@]}" /bin/bash -c '
@@ -203,8 +221,9 @@ for cmd in "${commands[@]}"; do
 			done
 			echo "(still running after $2 s: taken as a server that started; stopping it)"
 			kill -TERM -- -$pid 2>/dev/null; sleep 2; kill -KILL -- -$pid 2>/dev/null; exit 0' \
-			main "$cmd" "$main_seconds" || result=$?
+			main "$cmd" "$main_seconds" &
 	fi
+	wait $! || result=$?
 	if [ "$result" -ne 0 ]; then
 		fail "FAIL after $(elapsed): exit $result from: $(echo "$cmd" | tr '\n' ' ')(commit $sha)"
 	fi

@@ -6,15 +6,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# What the tests need, run in order: one script a line. Each is idempotent
-# (does nothing when its part is already there) and, when it cannot install
-# or start its part, prints one line saying what and exits non-zero, which
-# stops the run here: a test never skips for want of a tool.
+# What the tests need, run in order: one script a line, before anything else
+# runs. Each is idempotent (does nothing when its part is already there) and,
+# when it cannot install or start its part, prints one line on stderr saying
+# what and exits non-zero, which stops the run here: a test never skips for
+# want of a tool. A line VAR=SCRIPT exports what the script prints on stdout
+# (one line: where the tests find what it started) as VAR for the tests.
 setup=(
-  scripts/install-toolchains.sh # C, Rust and wasm toolchains, sanitizers
+  scripts/install-toolchains.sh           # C, Rust and wasm toolchains, sanitizers
+  ARENA_TEST_POSTGRES=scripts/postgres.sh # PostgreSQL 15 started; its URL, for the store's tests
 )
-for script in "${setup[@]}"; do
-  "./$script"
+for entry in "${setup[@]}"; do
+  if [[ "$entry" == *=* ]]; then
+    value=$("./${entry#*=}")
+    export "${entry%%=*}=$value"
+  else
+    "./$entry"
+  fi
 done
 
 echo "== gofmt, go vet, go mod tidy"
@@ -37,6 +45,4 @@ echo "== go test -fuzz, 20000 executions per target"
 ./scripts/fuzz.sh 20000x
 
 echo "== go test"
-ARENA_TEST_POSTGRES=$(./scripts/postgres.sh) # the store's tests run on it too
-export ARENA_TEST_POSTGRES
 go test -count=1 -timeout 25m ./...
