@@ -17,14 +17,15 @@
 #   ARENA_FRESH_KEEP=1   keep the root file system afterwards (its path is
 #                        printed), to look around with chroot
 #   ARENA_FRESH_MAIN_SECONDS  how long the README's main-job command may run
-#                        before it counts as a server that started (300)
+#                        before it counts as hung, unless it listens on a
+#                        TCP port as a server does (1800)
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 ref=${1:-HEAD}
 suite=bookworm
 cache=${ARENA_FRESH_CACHE:-/var/cache/arena-fresh-machine}
-main_seconds=${ARENA_FRESH_MAIN_SECONDS:-300}
+main_seconds=${ARENA_FRESH_MAIN_SECONDS:-1800}
 start=$(date +%s)
 
 say() { echo "fresh-machine: $*"; }
@@ -193,10 +194,48 @@ mount -t sysfs sysfs "$root/sys" && mounts+=("$root/sys")
 mount --rbind /dev "$root/dev" && mounts+=("$root/dev")
 mount --make-rslave "$root/dev"
 
+# The main job runs in its own process group (so that a server and all its
+# children end) until it exits, or until one of its processes listens on a
+# TCP port (a server that started: it then has 10 s to stay up), or for at
+# most $2 seconds (then it hangs: a failure).
+cat >"$root/fresh-main.sh" <<'MAIN'
+cd /src/arena
+setsid /bin/bash -c "$1" </dev/null &
+group=$!
+listening() {
+	local p s l inodes=" "
+	for p in /proc/[0-9]*; do
+		s=$(cat "$p/stat" 2>/dev/null) || continue
+		s=${s##*) }
+		set -- $s
+		[ "$3" = "$group" ] || continue
+		for l in "$p"/fd/*; do
+			l=$(readlink "$l" 2>/dev/null) || continue
+			case $l in socket:*) inodes="$inodes${l//[^0-9]/} " ;; esac
+		done
+	done
+	awk -v inodes="$inodes" '$4 == "0A" && index(inodes, " " $10 " ") { found = 1 } END { exit !found }' \
+		/proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+for ((i = 0; i < $2; i++)); do
+	kill -0 "$group" 2>/dev/null || { wait "$group"; exit; }
+	if listening; then
+		sleep 10
+		kill -0 "$group" 2>/dev/null || { echo "(the server stopped within 10 s of listening)"; wait "$group"; exit 1; }
+		echo "(listening on a TCP port: taken as a server that started; stopping it)"
+		kill -TERM -- "-$group" 2>/dev/null; sleep 2; kill -KILL -- "-$group" 2>/dev/null
+		exit 0
+	fi
+	sleep 1
+done
+echo "(neither done nor listening after $2 s)"
+kill -KILL -- "-$group" 2>/dev/null
+exit 1
+MAIN
+
 # 5. Only the README's commands: each fenced block of its "Two commands"
 # section, in order. The test command (scripts/test.sh) must pass; any other
-# (the main job) must succeed, or still be running after $main_seconds s,
-# as a server does.
+# (the main job) must succeed, or listen on a TCP port as a server does.
 mapfile -d '' commands < <(awk '/^## /{ on = ($0 ~ /^## Two commands/) }
 	on && /^```/ { if (inb) { printf "%s%c", cmd, 0; cmd = ""; inb = 0 } else inb = 1; next }
 	on && inb { cmd = cmd $0 "\n" }' "$root/src/arena/README.md")
@@ -211,17 +250,7 @@ for cmd in "${commands[@]}"; do
 	if [[ "$cmd" == *scripts/test.sh* ]]; then
 		chroot "$root" /usr/bin/env -i "${envs[@]}" /bin/bash -c "cd /src/arena && $cmd" </dev/null &
 	else
-		# In its own process group, so that a server and its children all end.
-		chroot "$root" /usr/bin/env -i "${envs[@]}" /bin/bash -c '
-			cd /src/arena
-			setsid /bin/bash -c "$1" </dev/null & pid=$!
-			for ((i = 0; i < $2; i++)); do
-				kill -0 $pid 2>/dev/null || { wait $pid; exit; }
-				sleep 1
-			done
-			echo "(still running after $2 s: taken as a server that started; stopping it)"
-			kill -TERM -- -$pid 2>/dev/null; sleep 2; kill -KILL -- -$pid 2>/dev/null; exit 0' \
-			main "$cmd" "$main_seconds" &
+		chroot "$root" /usr/bin/env -i "${envs[@]}" /bin/bash /fresh-main.sh "$cmd" "$main_seconds" </dev/null &
 	fi
 	wait $! || result=$?
 	if [ "$result" -ne 0 ]; then
