@@ -97,6 +97,11 @@ cleanup() {
 	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
 		umount -R "${mounts[i]}" 2>/dev/null || umount -R -l "${mounts[i]}" 2>/dev/null || true
 	done
+	# debootstrap mounts /proc and /sys itself while it runs: an interrupted
+	# one leaves them.
+	grep " $work/" /proc/mounts | cut -d' ' -f2 | sort -r | while read -r m; do
+		umount -l "$m" 2>/dev/null || true
+	done
 	if grep -q " $work/" /proc/mounts; then
 		echo "fresh-machine: still mounted under $work, left in place: $(grep " $work/" /proc/mounts | cut -d' ' -f2 | tr '\n' ' ')" >&2
 	elif [ "${ARENA_FRESH_KEEP:-}" = 1 ]; then
