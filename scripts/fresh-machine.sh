@@ -99,7 +99,7 @@ cleanup() {
 	done
 	# debootstrap mounts /proc and /sys itself while it runs: an interrupted
 	# one leaves them.
-	grep " $work/" /proc/mounts | cut -d' ' -f2 | sort -r | while read -r m; do
+	{ grep " $work/" /proc/mounts || true; } | cut -d' ' -f2 | sort -r | while read -r m; do
 		umount -l "$m" 2>/dev/null || true
 	done
 	if grep -q " $work/" /proc/mounts; then
