@@ -46,3 +46,4 @@ echo "== go test -fuzz, 20000 executions per target"
 
 echo "== go test"
 go test -count=1 -timeout 25m ./...
+go test -race -short -count=1 -timeout 20m ./sandbox/ ./bot/... ./match/... ./tournament/...  # sandbox, bots, matches, tournaments under the race detector (sandbox/meter has no goroutines)
