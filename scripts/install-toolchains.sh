@@ -10,7 +10,8 @@
 # missing.
 #
 # Who needs what (keep this list in step with the tests):
-#   cc (gcc, libc6-dev)        bot/potmbot: contest entries built with cc
+#   cc (gcc, libc6-dev)        bot/potmbot: contest entries built with cc;
+#                              go test -race (the race detector needs cgo)
 #   clang, lld, wasi-libc,     sandbox, sandbox/meter, examples: C bots built
 #   libclang-rt-14-dev-wasm32  with clang --target=wasm32-wasi --sysroot=/usr
 #   libclang-rt-14-dev         sdk: the C reader probe is built natively with
