@@ -79,6 +79,9 @@ mounts=()
 cleanup() {
 	local rc=$? pid link i
 	trap - EXIT INT TERM
+	for pid in $(jobs -p); do
+		kill -TERM "$pid" 2>/dev/null || true
+	done
 	# Processes still running inside the chroot (a server a setup script
 	# started, say) would keep the mounts busy: end them, by id.
 	for link in /proc/[0-9]*/root; do
@@ -118,6 +121,8 @@ trap 'echo "fresh-machine: interrupted" >&2; exit 130' INT TERM
 # packages and apt) and the CA certificates, which every machine has and Go
 # needs to reach the module proxy; nothing more. The downloaded packages are
 # kept as a tarball so that a second run needs no download for this step.
+# (Long steps run in the background and are waited for, so that an
+# interrupt reaches the trap at once.)
 variant=minbase
 include=ca-certificates
 tarball=$cache/$suite-$variant-$include-$(dpkg --print-architecture).tgz
@@ -125,13 +130,15 @@ if [ "${ARENA_FRESH_REFRESH:-}" = 1 ] || [ ! -s "$tarball" ]; then
 	say "downloading Debian $suite ($variant) from $mirror into $tarball"
 	mkdir -p "$cache"
 	debootstrap --variant="$variant" --include="$include" --make-tarball="$tarball.part" "$suite" "$work/debs" "$mirror" \
-		>"$work/debootstrap.log" 2>&1 || { tail -n 20 "$work/debootstrap.log" >&2; fail "debootstrap --make-tarball failed"; }
+		>"$work/debootstrap.log" 2>&1 &
+	wait $! || { tail -n 20 "$work/debootstrap.log" >&2; fail "debootstrap --make-tarball failed"; }
 	mv "$tarball.part" "$tarball"
 	rm -rf "$work/debs"
 fi
 say "debootstrap $suite into $root"
 debootstrap --variant="$variant" --include="$include" --unpack-tarball="$tarball" "$suite" "$root" "$mirror" \
-	>"$work/debootstrap.log" 2>&1 || { tail -n 20 "$work/debootstrap.log" >&2; fail "debootstrap failed"; }
+	>"$work/debootstrap.log" 2>&1 &
+wait $! || { tail -n 20 "$work/debootstrap.log" >&2; fail "debootstrap failed"; }
 
 # 2. What a new machine of this kind has besides Debian: apt set up as here
 # (sources, their keys, options), name resolution, Go at /usr/local/go, the
