@@ -79,8 +79,9 @@ mounts=()
 cleanup() {
 	local rc=$? pid link i
 	trap - EXIT INT TERM
+	# Background steps run in process groups of their own: end each whole.
 	for pid in $(jobs -p); do
-		kill -TERM "$pid" 2>/dev/null || true
+		kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
 	done
 	# Processes still running inside the chroot (a server a setup script
 	# started, say) would keep the mounts busy: end them, by id.
@@ -91,6 +92,9 @@ cleanup() {
 		kill -TERM "$pid" 2>/dev/null || true
 	done
 	sleep 1
+	for pid in $(jobs -p); do
+		kill -KILL -- "-$pid" 2>/dev/null || true
+	done
 	for link in /proc/[0-9]*/root; do
 		[ "$(readlink "$link" 2>/dev/null)" = "$root" ] || continue
 		pid=${link#/proc/}
@@ -110,7 +114,7 @@ cleanup() {
 	elif [ "${ARENA_FRESH_KEEP:-}" = 1 ]; then
 		echo "fresh-machine: kept the root file system: $root" >&2
 	else
-		rm -rf "$work"
+		rm -rf "$work" 2>/dev/null || { sleep 2; rm -rf "$work"; }
 	fi
 	exit "$rc"
 }
@@ -129,14 +133,14 @@ tarball=$cache/$suite-$variant-$include-$(dpkg --print-architecture).tgz
 if [ "${ARENA_FRESH_REFRESH:-}" = 1 ] || [ ! -s "$tarball" ]; then
 	say "downloading Debian $suite ($variant) from $mirror into $tarball"
 	mkdir -p "$cache"
-	debootstrap --variant="$variant" --include="$include" --make-tarball="$tarball.part" "$suite" "$work/debs" "$mirror" \
+	setsid debootstrap --variant="$variant" --include="$include" --make-tarball="$tarball.part" "$suite" "$work/debs" "$mirror" \
 		>"$work/debootstrap.log" 2>&1 &
 	wait $! || { tail -n 20 "$work/debootstrap.log" >&2; fail "debootstrap --make-tarball failed"; }
 	mv "$tarball.part" "$tarball"
 	rm -rf "$work/debs"
 fi
 say "debootstrap $suite into $root"
-debootstrap --variant="$variant" --include="$include" --unpack-tarball="$tarball" "$suite" "$root" "$mirror" \
+setsid debootstrap --variant="$variant" --include="$include" --unpack-tarball="$tarball" "$suite" "$root" "$mirror" \
 	>"$work/debootstrap.log" 2>&1 &
 wait $! || { tail -n 20 "$work/debootstrap.log" >&2; fail "debootstrap failed"; }
 
