@@ -216,6 +216,12 @@ func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error
 		}
 		return nil, err
 	}
+	// The replay names modules by hash, not by this worker's cache path.
+	for i, s := range j.Seats {
+		if s.Wasm != "" && i < len(played.Replay.Bots) {
+			played.Replay.Bots[i].Spec = "wasm:" + s.Wasm
+		}
+	}
 	data, err := played.Replay.Marshal()
 	if err != nil {
 		return nil, err

@@ -16,6 +16,8 @@ type cli struct {
 	Tournament tournamentCmd `cmd:"" help:"Run a round robin: seat-swapped games on shared boards, match points."`
 	Games      gamesCmd      `cmd:"" help:"List the games."`
 	Bots       botsCmd       `cmd:"" help:"List the kinds of bot and the house bots."`
+	Serve      serveCmd      `cmd:"" help:"Run the platform: API, matchmaker, workers (docs/api.md)."`
+	Push       pushCmd       `cmd:"" help:"Upload a wasm bot to a server."`
 }
 
 type replayCmd struct {

@@ -302,3 +302,52 @@ func (s *Store) Leaderboard(ctx context.Context, game string, after *Cursor, lim
 	}
 	return out, nil
 }
+
+// SetSmokeMatch links a version to the match that tries it.
+func (s *Store) SetSmokeMatch(ctx context.Context, versionID, matchID int64) error {
+	_, err := s.w.ExecContext(ctx, s.q(`UPDATE versions SET smoke_match = ? WHERE id = ?`), matchID, versionID)
+	if err != nil {
+		return fmt.Errorf("store: smoke match: %w", err)
+	}
+	return nil
+}
+
+// VersionBySmokeMatch finds the version a smoke match tries.
+func (s *Store) VersionBySmokeMatch(ctx context.Context, matchID int64) (Version, error) {
+	var id int64
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT id FROM versions WHERE smoke_match = ?`), matchID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Version{}, ErrNotFound
+	}
+	if err != nil {
+		return Version{}, fmt.Errorf("store: version by smoke match: %w", err)
+	}
+	return s.Version(ctx, id)
+}
+
+// Checking lists versions whose checks have not finished.
+func (s *Store) Checking(ctx context.Context) ([]Version, error) {
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT id FROM versions WHERE state = ? ORDER BY id`), VersionChecking)
+	if err != nil {
+		return nil, fmt.Errorf("store: checking: %w", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	var out []Version
+	for _, id := range ids {
+		v, err := s.Version(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

@@ -486,3 +486,59 @@ func (s *Store) RatingHistory(ctx context.Context, botID int64, before int64, li
 	}
 	return out, rows.Err()
 }
+
+// RecentRated lists the bots (seat order) of a game's last limit rated
+// matches, scheduled ones included, oldest first.
+func (s *Store) RecentRated(ctx context.Context, game string, limit int) ([][]int64, error) {
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT ms.match_id, ms.bot_id FROM match_seats ms WHERE ms.match_id IN
+		(SELECT id FROM matches WHERE game = ? AND kind = ? ORDER BY id DESC LIMIT ?) ORDER BY ms.match_id, ms.seat`), game, KindRated, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: recent rated: %w", err)
+	}
+	defer rows.Close()
+	var out [][]int64
+	last := int64(-1)
+	for rows.Next() {
+		var mid, bid int64
+		if err := rows.Scan(&mid, &bid); err != nil {
+			return nil, err
+		}
+		if mid != last {
+			out = append(out, nil)
+			last = mid
+		}
+		out[len(out)-1] = append(out[len(out)-1], bid)
+	}
+	return out, rows.Err()
+}
+
+// VersionPlayed counts the rated matches scheduled for each version of a
+// game's bots.
+func (s *Store) VersionPlayed(ctx context.Context, game string) (map[int64]int, error) {
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT ms.version_id, COUNT(*) FROM match_seats ms JOIN matches m ON m.id = ms.match_id
+		WHERE m.game = ? AND m.kind = ? AND ms.version_id IS NOT NULL GROUP BY ms.version_id`), game, KindRated)
+	if err != nil {
+		return nil, fmt.Errorf("store: version played: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]int{}
+	for rows.Next() {
+		var v int64
+		var n int
+		if err := rows.Scan(&v, &n); err != nil {
+			return nil, err
+		}
+		out[v] = n
+	}
+	return out, rows.Err()
+}
+
+// CountLive counts queued and running matches.
+func (s *Store) CountLive(ctx context.Context) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM matches WHERE state IN (?, ?)`), Queued, Running).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: count live: %w", err)
+	}
+	return n, nil
+}
