@@ -155,7 +155,10 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 	case err != nil:
 		p.fail(ctx, msg, j.MatchID, err.Error(), log)
 	default:
-		if err := p.q.PublishResult(ctx, *res); err != nil {
+		// A finished match is reported even when the worker is stopping.
+		pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := p.q.PublishResult(pubCtx, *res); err != nil {
 			log.Warn("worker: result not published; will retry", "err", err)
 			msg.NakWithDelay(time.Second)
 			return
@@ -167,7 +170,9 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 // fail publishes the job's failure as its result and removes the job.
 func (p *Pool) fail(ctx context.Context, msg jetstream.Msg, id int64, reason string, log *slog.Logger) {
 	log.Warn("worker: match failed", "reason", reason)
-	if err := p.q.PublishResult(ctx, jobs.Result{MatchID: id, Error: reason}); err != nil {
+	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := p.q.PublishResult(pubCtx, jobs.Result{MatchID: id, Error: reason}); err != nil {
 		msg.NakWithDelay(time.Second)
 		return
 	}

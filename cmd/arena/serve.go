@@ -7,22 +7,24 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/arenabots/arena/internal/server"
 )
 
 type serveCmd struct {
-	Addr    string `default:"127.0.0.1:8080" help:"Address to listen on (HOST:PORT)."`
-	Data    string `default:"./arena-data" type:"path" help:"Directory for the database, the job queue and the module cache."`
-	DB      string `name:"db" help:"Database URL: postgres://... for Postgres; empty for SQLite under --data."`
-	Workers int    `default:"0" help:"Matches run at once in this process (0: one per core)."`
+	Addr    string        `default:"127.0.0.1:8080" help:"Address to listen on (HOST:PORT)."`
+	Data    string        `default:"./arena-data" type:"path" help:"Directory for the database, the job queue and the module cache."`
+	DB      string        `name:"db" help:"Database URL: postgres://... for Postgres; empty for SQLite under --data."`
+	Workers int           `default:"0" help:"Matches run at once in this process (0: one per core)."`
+	Rest    time.Duration `default:"10s" help:"Least time between two rated matches of a bot (new versions get a burst regardless); 0 runs matches back to back."`
 }
 
 func (c *serveCmd) Run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: c.DB, Workers: c.Workers, Log: log})
+	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: c.DB, Workers: c.Workers, Rest: c.Rest, Log: log})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

@@ -42,6 +42,9 @@ type Options struct {
 	// Site, when set, serves every path outside /api/, /healthz and /metrics.
 	Site http.Handler
 	Log  *slog.Logger
+	// Rest is the least time between two rated matches of a bot outside a
+	// new version's burst of matches; 0 means none. `arena serve` uses 10 s.
+	Rest time.Duration
 	// NoMatchmaker turns off the rated matches (for tests of other parts).
 	NoMatchmaker bool
 	// TrustProxy makes the API take the client's address from

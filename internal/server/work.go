@@ -192,6 +192,22 @@ func (s *Server) fillGame(ctx context.Context, game string, players []int, free 
 	if err != nil {
 		return 0, err
 	}
+	// Outside a new version's burst, a bot rests Options.Rest between rated
+	// matches: the ladder needs a steady trickle, not every core forever.
+	var resting map[int64]int
+	if rest := s.opt.Rest; rest > 0 {
+		burst := false
+		for _, b := range bots {
+			if !busy[b.ID] && played[b.ActiveVersion] < matchmaker.DefaultBurst && b.Spec == "" {
+				burst = true
+			}
+		}
+		if !burst {
+			if resting, err = s.store.RecentMatches(ctx, game, time.Now().Add(-rest)); err != nil {
+				return 0, err
+			}
+		}
+	}
 	counts := map[int64]int{}
 	req := matchmaker.Request{Players: players, Free: free, Seed: s.seed.Add(1)}
 	for _, p := range recent {
@@ -201,7 +217,7 @@ func (s *Server) fillGame(ctx context.Context, game string, players []int, free 
 		}
 	}
 	for _, b := range bots {
-		if busy[b.ID] {
+		if busy[b.ID] || resting[b.ID] > 0 {
 			continue
 		}
 		req.Bots = append(req.Bots, matchmaker.Bot{ID: b.ID, Version: b.ActiveVersion, Rating: rating.Rating{Mu: b.Mu, Sigma: b.Sigma},

@@ -1,11 +1,14 @@
 package store
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 )
@@ -172,7 +175,7 @@ func (s *Store) RecordMatch(ctx context.Context, res Result, rate RateFunc) (rec
 		}
 		t := now()
 		if _, err := tx.ExecContext(ctx, s.q(`UPDATE matches SET state = ?, reason = ?, turns = ?, replay = ?, finished_at = ? WHERE id = ?`),
-			state, reason, res.Turns, res.Replay, t, res.MatchID); err != nil {
+			state, reason, res.Turns, compress(res.Replay), t, res.MatchID); err != nil {
 			return err
 		}
 		places := make([]int, len(res.Seats))
@@ -400,7 +403,34 @@ func (s *Store) Replay(ctx context.Context, id int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: replay: %w", err)
 	}
-	return data, nil
+	return decompress(data)
+}
+
+// Replays are kept gzipped: their JSON shrinks about tenfold.
+func compress(data []byte) []byte {
+	if data == nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	zw.Write(data)
+	zw.Close()
+	return buf.Bytes()
+}
+
+func decompress(data []byte) ([]byte, error) {
+	if !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		return data, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("store: replay: %w", err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("store: replay: %w", err)
+	}
+	return out, nil
 }
 
 // SeatLog returns the stderr one seat's bot wrote in a match.
