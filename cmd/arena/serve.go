@@ -17,6 +17,7 @@ type serveCmd struct {
 	Data    string        `default:"./arena-data" type:"path" help:"Directory for the database, the job queue and the module cache."`
 	DB      string        `name:"db" help:"Database URL: postgres://... for Postgres; empty for SQLite under --data."`
 	Workers int           `default:"0" help:"Matches run at once in this process (0: one per core)."`
+	AckWait time.Duration `default:"30s" hidden:"" help:"How long a job may go without a worker's heartbeat before it is handed out again."`
 	Rest    time.Duration `default:"10s" help:"Least time between two rated matches of a bot (new versions get a burst regardless); 0 runs matches back to back."`
 }
 
@@ -24,7 +25,7 @@ func (c *serveCmd) Run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: c.DB, Workers: c.Workers, Rest: c.Rest, Log: log})
+	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: c.DB, Workers: c.Workers, Rest: c.Rest, AckWait: c.AckWait, Log: log})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
