@@ -96,7 +96,7 @@ func New(st *store.Store, p Platform, opt Options) *API {
 		return d
 	}
 	a := &API{st: st, p: p, opt: opt, log: opt.Log, mux: http.NewServeMux(),
-		signups: newLimiter(or(opt.SignupsPerMinute, 5), time.Minute),
+		signups: newLimiter(or(opt.SignupsPerMinute, 10), time.Minute),
 		logins:  newLimiter(or(opt.LoginsPerMinute, 20), time.Minute),
 		uploads: newLimiter(or(opt.UploadsPerMinute, 10), time.Minute),
 	}
