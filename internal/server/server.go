@@ -63,6 +63,7 @@ type Server struct {
 	pool    *worker.Pool
 	metrics *metrics
 	handler http.Handler
+	api     http.Handler
 	ready   atomic.Bool
 	house   store.Account
 
@@ -127,7 +128,8 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		w.Write([]byte("ok\n"))
 	})
 	mux.Handle("GET /metrics", s.metrics.handler())
-	mux.Handle("/api/", api.New(s.store, s, api.Options{Log: opt.Log, TrustProxy: opt.TrustProxy}))
+	s.api = api.New(s.store, s, api.Options{Log: opt.Log, TrustProxy: opt.TrustProxy})
+	mux.Handle("/api/", s.api)
 	if opt.Site != nil {
 		mux.Handle("/", opt.Site)
 	}
@@ -137,6 +139,9 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 
 // Handler is the server's whole HTTP handler.
 func (s *Server) Handler() http.Handler { return s.handler }
+
+// API is the JSON API's handler alone (the site calls it in-process).
+func (s *Server) API() http.Handler { return s.api }
 
 // Store is the server's store (for tests and tools).
 func (s *Server) Store() *store.Store { return s.store }
