@@ -107,7 +107,11 @@ func TestAbuse(t *testing.T) {
 		t.Fatalf("bob's upload: %d", st)
 	}
 	bobBot := up.Bot.ID
-	var smoke struct{ Versions []struct{ SmokeMatch int64 `json:"smoke_match"` } }
+	var smoke struct {
+		Versions []struct {
+			SmokeMatch int64 `json:"smoke_match"`
+		}
+	}
 	call(t, "GET", fmt.Sprintf("%s/api/v1/bots/%d", base, bobBot), bob, nil, "", &smoke)
 	smokeMatch := smoke.Versions[0].SmokeMatch
 	cookie, csrf := login(t, base, "alice")
