@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/arenabots/arena/internal/clitest"
+	"github.com/arenabots/arena/internal/server"
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/internal/store/storetest"
+	"github.com/arenabots/arena/sandbox/wasmtest"
 )
 
 var arenaBin string
@@ -181,5 +184,27 @@ func TestKill9(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPushCommand pushes a starter kit with `arena push` as a user would,
+// and a file that is no module, which is refused with the server's reason.
+func TestPushCommand(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) { o.NoMatchmaker = true })
+	tok := signup(t, r.URL, "dave")
+	kit := wasmtest.GoBuild(t, "../../examples/go/dots-and-boxes", "")
+	out, err := exec.Command(arenaBin, "push", "--server", r.URL, "--token", tok, "--game", "dots-and-boxes", "--name", "kit", kit).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "@dave/kit version 1 is active") {
+		t.Fatalf("arena push: %v\n%s", err, out)
+	}
+	bad := t.TempDir() + "/bot.wasm"
+	os.WriteFile(bad, []byte("not a module"), 0o644)
+	out, err = exec.Command(arenaBin, "push", "--server", r.URL, "--token", tok, "--game", "dots-and-boxes", "--name", "kit", bad).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "not a WebAssembly module") {
+		t.Fatalf("arena push of a text file: %v\n%s", err, out)
+	}
+	out, err = exec.Command(arenaBin, "push", "--server", r.URL, "--token", "arena_wrong", "--game", "dots-and-boxes", "--name", "kit", kit).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "401") {
+		t.Fatalf("arena push with a wrong token: %v\n%s", err, out)
 	}
 }
