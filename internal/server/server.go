@@ -257,6 +257,9 @@ func (s *Server) requeue(ctx context.Context) error {
 	if len(ms) > 0 {
 		s.log.Info("requeued unfinished matches", "count", len(ms))
 	}
+	if err := s.store.ApplyPending(ctx, rate); err != nil {
+		return err
+	}
 	// Uploads whose smoke match ended while the server was down.
 	vs, err := s.store.Checking(ctx)
 	if err != nil {
