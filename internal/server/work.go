@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/internal/store"
@@ -163,8 +165,11 @@ func (s *Server) fill(ctx context.Context, turn int) error {
 	s.metrics.depth.Set(float64(live))
 	free := s.pool.Size() - live
 	all := games.All()
+	if len(s.opt.Games) > 0 {
+		all = slices.DeleteFunc(slices.Clone(all), func(g game.Game) bool { return !slices.Contains(s.opt.Games, g.Info().ID) })
+	}
 	for i := range all {
-		if free <= 0 {
+		if free <= 0 || len(all) == 0 {
 			return nil
 		}
 		g := all[(turn+i)%len(all)]
