@@ -54,8 +54,7 @@ func (b *searchBot) Act(st game.State, seat int) []byte {
 	if b.s == nil {
 		b.s = newSearcher(b.lv)
 	}
-	b.s.lastMove = b.s.bestMove(&s.Board)
-	return answer(b.s.lastMove)
+	return answer(b.s.bestMove(&s.Board))
 }
 
 const (
@@ -83,9 +82,8 @@ type searcher struct {
 	nodes   int
 	aborted bool
 	// inexact is set when an iteration valued some position by estimate.
-	inexact  bool
-	loony    loonyTable
-	lastMove Edge
+	inexact bool
+	loony   loonyTable
 }
 
 func newSearcher(lv searchLevel) *searcher {
