@@ -34,14 +34,18 @@ type searchBot struct {
 type searchLevel struct {
 	nodes      int
 	sacrifices bool
+	// quiet: below the depth limit, positions with at most this many safe
+	// edges are searched on over safe edges only, to the end of the fight
+	// for the last one, rather than estimated.
+	quiet int
 }
 
 // The levels offered as house bots. The hard one is the default search; its
 // budget keeps the mean move well under 100 ms (docs/bots-strength.md).
 var (
-	levelEasy   = searchLevel{nodes: 2_000, sacrifices: false}
-	levelMedium = searchLevel{nodes: 6_000, sacrifices: true}
-	levelHard   = searchLevel{nodes: 60_000, sacrifices: true}
+	levelEasy   = searchLevel{nodes: 2_000, sacrifices: false, quiet: 0}
+	levelMedium = searchLevel{nodes: 6_000, sacrifices: true, quiet: 12}
+	levelHard   = searchLevel{nodes: 60_000, sacrifices: true, quiet: 30}
 )
 
 func newSearchBot(lv searchLevel) game.HouseBot { return &searchBot{lv: lv} }
@@ -83,6 +87,9 @@ type searcher struct {
 	aborted bool
 	// inexact is set when an iteration valued some position by estimate.
 	inexact bool
+	// quiet is the level's quiet limit, except in the first iteration,
+	// which must always finish: its move is the fallback.
+	quiet int
 	loony   loonyTable
 }
 
@@ -173,6 +180,10 @@ func (s *searcher) bestMove(b *Board) Edge {
 	best := moves[0]
 	for depth := 1; depth <= NumEdges; depth++ {
 		s.inexact = false
+		s.quiet = s.lv.quiet
+		if depth == 1 {
+			s.quiet = 0
+		}
 		e, _, ok := s.root(b, moves, depth)
 		if !ok {
 			break
@@ -238,9 +249,12 @@ func (s *searcher) node(b *Board, depth, alpha, beta int) int {
 		}
 		return max(v, s.child(b, decline, depth, max(alpha, v), beta))
 	}
-	if depth <= 0 {
+	quiet := depth <= 0
+	if quiet {
 		s.inexact = true
-		return s.estimate(b, safe)
+		if safe == 0 || bits.OnesCount64(safe) > s.quiet {
+			return s.estimate(b, safe)
+		}
 	}
 	key := canonical(b.Drawn)
 	slot := &s.tt[mixKey(key)&(1<<ttBits-1)]
@@ -260,7 +274,14 @@ func (s *searcher) node(b *Board, depth, alpha, beta int) int {
 		}
 		ttMove = slot.move
 	}
-	moves := s.moves(b, false)
+	var moves []Edge
+	if quiet {
+		for m := safe; m != 0; m &= m - 1 {
+			moves = append(moves, Edge(bits.TrailingZeros64(m)))
+		}
+	} else {
+		moves = s.moves(b, false)
+	}
 	if ttMove != NoEdge {
 		for i, m := range moves {
 			if m == ttMove {
