@@ -16,10 +16,13 @@ import (
 //     while safe edges remain only sacrifices of one or two boxes are tried,
 //     which is how a player who is losing the fight for control changes the
 //     parity (the long chain rule);
-//   - where the search stops, a position with no safe edge is valued by the
-//     exact values of simple loony endgames (chains and loops, loony in
-//     chains.go), and one with safe edges left by playing the safe edges out
-//     and valuing what remains the same way, signed by who must open first;
+//   - past the depth limit, a position with few enough safe edges is searched
+//     on over safe edges only, to the end of the fight for the last one
+//     (quiet search); where that stops, a position with no safe edge is
+//     valued by the exact values of simple loony endgames (chains and loops,
+//     loonyTable below), and one with many safe edges left by playing them
+//     out in a fixed order and valuing what remains the same way, signed by
+//     who must open first;
 //   - the transposition table is keyed by the drawn edges under the eight
 //     symmetries of the square board, since the mover's net future boxes
 //     depend on nothing else;
@@ -90,7 +93,7 @@ type searcher struct {
 	// quiet is the level's quiet limit, except in the first iteration,
 	// which must always finish: its move is the fallback.
 	quiet int
-	loony   loonyTable
+	loony loonyTable
 }
 
 func newSearcher(lv searchLevel) *searcher {
