@@ -123,3 +123,17 @@ func TestShapeMatchesComponents(t *testing.T) {
 		t.Fatalf("only %d positions checked", checked)
 	}
 }
+
+// TestSearchBeatsChains is a quick guard on strength: 12 seat-balanced
+// matches, of which search must win at least 10 (it wins about 95% over
+// 200, docs/bots-strength.md).
+func TestSearchBeatsChains(t *testing.T) {
+	if testing.Short() {
+		t.Skip("12 matches of the full search")
+	}
+	rate := winRate(t, "search", "chains", 12)
+	t.Logf("search beats chains in %.0f%% of 12 seat-balanced matches", 100*rate)
+	if rate < 10.0/12 {
+		t.Errorf("search beats chains in only %.0f%% of 12 matches", 100*rate)
+	}
+}
