@@ -54,12 +54,12 @@ done
 
 echo
 echo "Speed of builtin:search, one move from a cold table (BenchmarkSearchMove):"
-go test -run '^$' -bench BenchmarkSearchMove -benchtime 300x ./games/dotsandboxes/ | grep Benchmark
+go test -run '^$' -bench BenchmarkSearchMove -benchtime 100x ./games/dotsandboxes/ | grep Benchmark
 
 echo
 echo "Accuracy against the brute-force solver (TestSearchAccuracy):"
-STRENGTH_FREE=${STRENGTH_FREE:-17} STRENGTH_POSITIONS=${STRENGTH_POSITIONS:-200} \
-  go test -count=1 -run TestSearchAccuracy -v ./games/dotsandboxes/ | grep -o 'ACCURACY.*'
+STRENGTH_FREE=${STRENGTH_FREE:-16} STRENGTH_POSITIONS=${STRENGTH_POSITIONS:-200} \
+  go test -count=1 -timeout 0 -run TestSearchAccuracy -v ./games/dotsandboxes/ | grep -o 'ACCURACY.*'
 
 echo
 echo "Exact values of small boards (package exact):"
