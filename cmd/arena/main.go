@@ -16,6 +16,7 @@ type cli struct {
 	Tournament tournamentCmd `cmd:"" help:"Run a round robin: seat-swapped games on shared boards, match points."`
 	Games      gamesCmd      `cmd:"" help:"List the games."`
 	Bots       botsCmd       `cmd:"" help:"List the kinds of bot and the house bots."`
+	View       viewCmd       `cmd:"" help:"Open a replay file in the browser viewer, and play the house bots, on this machine."`
 }
 
 type replayCmd struct {
