@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
-	"github.com/arenabots/arena/bot"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/match"
@@ -88,11 +88,12 @@ func waitJS(t *testing.T, ctx context.Context, what, js string, limit time.Durat
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
-		if eval[bool](t, ctx, "!!("+js+")") {
+		if eval[bool](t, ctx, "(function(){try{return !!("+js+")}catch(e){return false}})()") {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	shot(t, ctx, "failed-"+strings.ReplaceAll(t.Name(), "/", "-"))
 	t.Fatalf("waiting for %s (%s): not within %s", what, js, limit)
 }
 
@@ -120,7 +121,11 @@ func newTestSite(t *testing.T, opts Options) *httptest.Server {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(site)
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		site.Close()
+		srv.CloseClientConnections() // event streams never end by themselves
+		srv.Close()
+	})
 	return srv
 }
 
@@ -188,9 +193,11 @@ func TestBrowserPlayWholeDotsAndBoxesGame(t *testing.T) {
 			shot(t, ctx, "play-dots-and-boxes-game")
 		}
 		// The last free edge, so that the house bot gets boxes too.
-		steps(t, ctx, "clicking an edge", chromedp.Click(chromedp.CSS("#board .hit:last-of-type")))
+		before := eval[int](t, ctx, "Arena.viewer.frames.length")
+		hits := eval[[]string](t, ctx, "Array.from(document.querySelectorAll('#board .hit')).map(function(e){return e.getAttribute('data-edge')})")
+		steps(t, ctx, "clicking an edge", chromedp.Click(chromedp.CSS(`#board [data-edge="`+hits[len(hits)-1]+`"]`)))
 		clicks++
-		waitJS(t, ctx, "the move to be taken", "Arena.viewer.done || Arena.viewer.prompt < 0 || !document.querySelector('#board .hit')", 10*time.Second)
+		waitJS(t, ctx, "the move to be taken", fmt.Sprintf("Arena.viewer.done || Arena.viewer.frames.length > %d", before), 10*time.Second)
 	}
 	waitJS(t, ctx, "the end of the game", "Arena.viewer.done && Arena.viewer.frames.length === 61", 20*time.Second)
 	state := eval[string](t, ctx, "document.getElementById('v-state').textContent")
@@ -331,7 +338,7 @@ func TestBrowserReplayViewer(t *testing.T) {
 	if eval[bool](t, ctx, "Arena.viewer.playing") {
 		t.Fatal("space did not pause")
 	}
-	steps(t, ctx, "the last turn", chromedp.KeyEvent("End"))
+	steps(t, ctx, "the last turn", chromedp.KeyEvent(kb.End))
 	waitJS(t, ctx, "the last turn", "Arena.viewer.index === 400", 5*time.Second)
 	shot(t, ctx, "replay-grid-royale-end")
 	// A link to a turn opens there.
@@ -347,7 +354,7 @@ func TestBrowserOpenReplayFileAndPhone(t *testing.T) {
 		chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{path}),
 		chromedp.Click(chromedp.CSS(`form button[type=submit]`)))
 	waitJS(t, ctx, "the uploaded replay", "Arena.viewer && Arena.viewer.done && Arena.viewer.frames.length > 10", 20*time.Second)
-	steps(t, ctx, "to the end", chromedp.KeyEvent("End"))
+	steps(t, ctx, "to the end", chromedp.KeyEvent(kb.End))
 	shot(t, ctx, "replay-lines-and-boxes-uploaded")
 	loc := eval[string](t, ctx, "location.pathname")
 
@@ -377,5 +384,3 @@ func TestBrowserWatchLive(t *testing.T) {
 	shot(t, ctx, "watch-dots-and-boxes-live")
 	waitJS(t, ctx, "the end", "Arena.viewer.done", 40*time.Second)
 }
-
-var _ = bot.Identity{}

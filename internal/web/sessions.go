@@ -179,6 +179,21 @@ func (ss *sessions) start(spec startSpec) (*session, error) {
 	return s, nil
 }
 
+// stopAll stops every live session (their replays end where they stopped).
+func (ss *sessions) stopAll() {
+	ss.mu.Lock()
+	var live []*session
+	for _, s := range ss.byID {
+		if s.cancel != nil {
+			live = append(live, s)
+		}
+	}
+	ss.mu.Unlock()
+	for _, s := range live {
+		s.cancel()
+	}
+}
+
 // needsMover tells a human seat whether an observation is a question for the
 // person: in a game that names the mover (Dots and Boxes asks both seats),
 // only the mover has to answer.

@@ -80,6 +80,9 @@ func New(opts Options) (*Site, error) {
 	return s, nil
 }
 
+// Close stops the games being played on the site.
+func (s *Site) Close() { s.sessions.stopAll() }
+
 func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")

@@ -115,6 +115,18 @@
       info.appendChild(h); info.appendChild(pre);
       if (rec.stderr) { var e = document.createElement('pre'); e.textContent = String(rec.stderr); info.appendChild(e); }
     });
+    if (gameID === 'lines-and-boxes' && f.moves && f.moves.length) {
+      var h = document.createElement('div'); h.textContent = 'Lines, in the 2006 notation:';
+      var ol = document.createElement('ol'); ol.className = 'moves';
+      f.moves.forEach(function (mv) {
+        var li = document.createElement('li');
+        li.className = mv.player >= 0 ? 'p' + mv.player : 'pre';
+        li.textContent = String(mv.from) + ' ' + String(mv.to) + (mv.player >= 0 ? '  ' + seatName(mv.player) : '  (starting line)');
+        ol.appendChild(li);
+      });
+      info.appendChild(h); info.appendChild(ol);
+      ol.scrollTop = ol.scrollHeight;
+    }
     if (V.done && V.index === V.frames.length - 1) {
       var res = document.createElement('p'); res.textContent = resultText(); info.insertBefore(res, info.firstChild);
     }
@@ -146,11 +158,12 @@
   var COLORS = { ok: 'var(--st-ok)', illegal: 'var(--st-illegal)', malformed: 'var(--st-malformed)', fuel: 'var(--st-fuel)', timeout: 'var(--st-timeout)', crash: 'var(--st-crash)', retired: 'var(--st-retired)', ignored: 'var(--st-ignored)' };
   function drawCharts() {
     A.clear(charts); cursors = [];
-    var n = Math.max(1, V.turns.length), maxFuel = 1;
+    var n = Math.max(1, V.turns.length, V.done ? 0 : expectedTurns()), maxFuel = 1;
     V.turns.forEach(function (t) { (t.seats || []).forEach(function (s) { if (s && s.fuel > maxFuel) maxFuel = s.fuel; }); });
     for (var seat = 0; seat < V.players; seat++) {
       var row = document.createElement('div'); row.className = 'chart';
       var lbl = document.createElement('span'); lbl.className = 'lbl'; lbl.textContent = seatName(seat); lbl.title = seatName(seat);
+      var fuelNote = document.createElement('small');
       var s = el('svg', { viewBox: '0 0 ' + n + ' 40', preserveAspectRatio: 'none', role: 'img', 'aria-label': 'Status and fuel per turn of ' + seatName(seat) });
       var pts = [], anyFuel = false;
       for (var k = 0; k < V.turns.length; k++) {
@@ -161,11 +174,20 @@
         pts.push(k + 0.5 + ',' + (30 - 28 * fuel / maxFuel).toFixed(2));
       }
       if (anyFuel) { var pl = el('polyline', { class: 'fuel-line', points: pts.join(' ') }, s); pl.style.stroke = 'var(--s' + seat + ')'; }
-      else { var tx = el('text', { x: 1, y: 20, 'font-size': 10, fill: 'var(--muted)', transform: 'scale(' + (n / 400) + ',1)' }, s); tx.textContent = 'no fuel metered (not a wasm bot)'; }
+      else { lbl.appendChild(document.createElement('br')); fuelNote.textContent = 'no fuel metered'; lbl.appendChild(fuelNote); }
       cursors.push(el('line', { class: 'cursor', x1: 0, x2: 0, y1: 0, y2: 40 }, s));
       row.appendChild(lbl); row.appendChild(s); charts.appendChild(row);
     }
     drawCursor();
+  }
+  // expectedTurns is how long a match in progress will probably last, so a
+  // live chart does not stretch its first turns over the whole width.
+  function expectedTurns() {
+    var f = V.prepared[0] || {};
+    if (gameID === 'dots-and-boxes') return 60;
+    if (gameID === 'grid-royale') return f.max_turns || 400;
+    if (gameID === 'lines-and-boxes' && f.rows) return Math.ceil((f.rows * (f.cols + 1) + f.cols * (f.rows + 1)) / 2);
+    return 0;
   }
   function drawCursor() {
     cursors.forEach(function (c) { c.setAttribute('x1', V.index - 0.5); c.setAttribute('x2', V.index - 0.5); });
@@ -192,7 +214,7 @@
   }
   function setPlaying(on) {
     V.playing = on;
-    playBtn.textContent = on ? '⏸' : '▶';
+    document.getElementById('play-icon').setAttribute('d', on ? 'M4 3h3v10H4zM9 3h3v10H9z' : 'M4 3v10l9-5z');
     playBtn.setAttribute('aria-label', on ? 'Pause' : 'Play');
     clearTimeout(timer); timer = null;
     if (on) {
