@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/arenabots/arena/bot/humanbot"
@@ -54,6 +55,9 @@ type Site struct {
 	sessions *sessions
 	local    *session
 	log      *slog.Logger
+
+	mu  sync.Mutex
+	api http.Handler // the platform's API, when the server runs
 }
 
 // New makes the site.
@@ -108,10 +112,19 @@ func (s *Site) routes() {
 	s.mux.HandleFunc("POST /view", s.viewUpload)
 	s.mux.HandleFunc("GET /local", s.localPage)
 	if !s.opts.Service {
-		for _, p := range []string{"/arena/{game}", "/bots/new", "/leaderboard/{game}"} {
+		for _, p := range []string{"/arena/{game}", "/bots/new", "/leaderboard/{game}", "/account", "/players/{handle}", "/bots/{id}", "/matches/{id}"} {
 			s.mux.HandleFunc("GET "+p, s.needsService)
 		}
+		return
 	}
+	s.mux.HandleFunc("GET /leaderboard/{game}", s.platformPage("leaderboard", "leaderboard", "Leaderboard"))
+	s.mux.HandleFunc("GET /arena/{game}", s.platformPage("arena", "arena", "Arena"))
+	s.mux.HandleFunc("GET /bots/new", s.platformPage("newbot", "new", "New bot"))
+	s.mux.HandleFunc("GET /bots/{id}", s.platformPage("bot", "", "Bot"))
+	s.mux.HandleFunc("GET /players/{handle}", s.platformPage("player", "", "Player"))
+	s.mux.HandleFunc("GET /account", s.platformPage("account", "", "Your account"))
+	s.mux.HandleFunc("GET /matches/{id}", s.matchPage)
+	s.mux.HandleFunc("GET /matches/{id}/events", s.matchEvents)
 }
 
 func cacheStatic(h http.Handler) http.Handler {
@@ -399,7 +412,10 @@ func (s *Site) session(w http.ResponseWriter, r *http.Request) *session {
 
 // sessionInfo is what the session page's script is told, in data- attributes.
 type sessionInfo struct {
-	ID      string
+	Events   string // the event stream, /s/ID/events by default
+	Download string // the replay file
+	Match    int64  // a platform match, 0 for a game of the site's own
+	ID       string
 	Mine    bool
 	Human   int
 	Bots    []string
@@ -416,7 +432,8 @@ func (s *Site) sessionPage(w http.ResponseWriter, r *http.Request) {
 
 func (s *Site) showSession(w http.ResponseWriter, r *http.Request, sess *session) {
 	gv := viewOf(sess.game)
-	info := sessionInfo{ID: sess.id, Human: sess.human, Bots: sess.bots, Players: len(sess.bots)}
+	info := sessionInfo{ID: sess.id, Human: sess.human, Bots: sess.bots, Players: len(sess.bots),
+		Events: "/s/" + sess.id + "/events", Download: "/s/" + sess.id + "/replay.json"}
 	if c, err := r.Cookie("play_" + sess.id); err == nil && sess.key != "" && c.Value == sess.key {
 		info.Mine = true
 	}

@@ -309,9 +309,13 @@
     scheduleCharts();
     V.describe();
   }
-  var es = new EventSource('/s/' + encodeURIComponent(id) + '/events');
+  var es = new EventSource(root.getAttribute('data-events'));
   es.addEventListener('init', function (e) { onInit(JSON.parse(e.data)); });
   es.addEventListener('turn', function (e) { onTurn(JSON.parse(e.data)); });
+  es.addEventListener('progress', function (e) {
+    var d = JSON.parse(e.data);
+    setState('Live: turn ' + d.turn + '. This view joined after the start, so the board is shown when the match ends.');
+  });
   es.addEventListener('prompt', function (e) {
     var d = JSON.parse(e.data); V.prompt = d.turn;
     if (V.follow) V.go(V.frames.length - 1, false);
