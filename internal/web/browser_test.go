@@ -86,6 +86,11 @@ func eval[T any](t *testing.T, ctx context.Context, js string) T {
 // waitJS polls a JavaScript condition until it is true.
 func waitJS(t *testing.T, ctx context.Context, what, js string, limit time.Duration) {
 	t.Helper()
+	waitJSAt(t, ctx, what, js, limit)
+}
+
+func waitJSAt(t *testing.T, ctx context.Context, what, js string, limit time.Duration) {
+	t.Helper()
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
 		if eval[bool](t, ctx, "(function(){try{return !!("+js+")}catch(e){return false}})()") {
