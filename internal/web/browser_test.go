@@ -270,7 +270,9 @@ func TestBrowserPlayGridRoyaleTurns(t *testing.T) {
 	startGame(t, ctx, srv.URL, "grid-royale", "harvester", nil)
 	waitJS(t, ctx, "my turn", "Arena.viewer.prompt >= 0 && document.getElementById('end-turn')", 20*time.Second)
 	// Keyboard: select my unit, order it north, spawn, end the turn.
-	steps(t, ctx, "ordering by keyboard", chromedp.KeyEvent("n"), chromedp.KeyEvent("w"), chromedp.KeyEvent("p"))
+	steps(t, ctx, "selecting my unit on the board", chromedp.Click(chromedp.CSS("#board .unit.mine")))
+	waitJS(t, ctx, "my unit selected", "document.querySelector('#board .unit.mine.sel')", 5*time.Second)
+	steps(t, ctx, "ordering by keyboard", chromedp.KeyEvent("w"), chromedp.KeyEvent("p"))
 	shot(t, ctx, "play-grid-royale-orders")
 	steps(t, ctx, "ending the turn", chromedp.Click(chromedp.CSS("#end-turn")))
 	waitJS(t, ctx, "turn 1", "Arena.viewer.frames.length >= 2", 10*time.Second)
@@ -346,6 +348,9 @@ func TestBrowserReplayViewer(t *testing.T) {
 	steps(t, ctx, "the last turn", chromedp.KeyEvent(kb.End))
 	waitJS(t, ctx, "the last turn", "Arena.viewer.index === 400", 5*time.Second)
 	shot(t, ctx, "replay-grid-royale-end")
+	steps(t, ctx, "dark", chromedp.Click(chromedp.CSS("#theme-toggle")))
+	shot(t, ctx, "replay-grid-royale-end-other-theme")
+	steps(t, ctx, "light again", chromedp.Click(chromedp.CSS("#theme-toggle")))
 	// A link to a turn opens there.
 	steps(t, ctx, "a turn link", chromedp.Navigate(srv.URL+eval[string](t, ctx, "location.pathname")+"?turn=123"))
 	waitJS(t, ctx, "turn 123", "Arena.viewer && Arena.viewer.frames.length === 401 && Arena.viewer.index === 123", 20*time.Second)

@@ -403,6 +403,9 @@ func clientIP(r *http.Request) string {
 }
 
 func (s *Site) session(w http.ResponseWriter, r *http.Request) *session {
+	if s.local != nil && r.PathValue("id") == s.local.id {
+		return s.local // the file of arena view is never forgotten
+	}
 	sess := s.sessions.get(r.PathValue("id"))
 	if sess == nil {
 		s.fail(w, r, http.StatusNotFound, "This game is not here any more (games played in the browser are kept for a while, not for ever).")

@@ -154,6 +154,7 @@ Arena.boards['grid-royale'] = {
       st.unitsG = el('g', null, svg);
       st.levels = new Int8Array(W * W).fill(-1);
     }
+    st.ctx = ctx;
     svg.classList.toggle('noanim', !ctx.animate);
     for (i = 0; i < W * W; i++) {
       var lv = this.level(f.oreFlat[i]);
@@ -176,7 +177,7 @@ Arena.boards['grid-royale'] = {
         g = st.units[u.id] = el('g', { class: 'unit s' + u.owner, 'data-unit': u.id }, st.unitsG);
         el('circle', { class: 'body', r: 0.36 }, g);
         g._cargo = el('circle', { class: 'cargo', r: 0.2, transform: 'rotate(-90)' }, g);
-        g.addEventListener('click', function () { if (ctx.pickUnit) ctx.pickUnit(u.id); });
+        g.addEventListener('click', function () { var c = svg._gr.ctx; if (c && c.pickUnit) c.pickUnit(u.id); });
       }
       g.setAttribute('transform', 'translate(' + (u.x + 0.5) + ' ' + (u.y + 0.5) + ')');
       var frac = Math.max(0, Math.min(1, u.cargo / cap)), len = 2 * Math.PI * 0.2;
