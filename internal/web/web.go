@@ -419,10 +419,10 @@ type sessionInfo struct {
 	Download string // the replay file
 	Match    int64  // a platform match, 0 for a game of the site's own
 	ID       string
-	Mine    bool
-	Human   int
-	Bots    []string
-	Players int
+	Mine     bool
+	Human    int
+	Bots     []string
+	Players  int
 }
 
 func (s *Site) sessionPage(w http.ResponseWriter, r *http.Request) {
