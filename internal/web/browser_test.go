@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -246,15 +247,25 @@ func TestBrowserPlayLinesAndBoxesTurns(t *testing.T) {
 		if len(pick) != 2 {
 			t.Fatal("no legal line on the board")
 		}
-		steps(t, ctx, "clicking the first dot", chromedp.Click(chromedp.CSS(`#board [data-dot="`+pick[0]+`"]`)))
-		waitJS(t, ctx, "legal ends highlighted", "document.querySelectorAll('#board .b-dot.legal').length > 0", 5*time.Second)
-		if move == 0 {
-			shot(t, ctx, "play-lines-and-boxes-legal-ends")
-			if note := eval[string](t, ctx, "document.querySelector('.notation').textContent"); !strings.Contains(note, pick[0]) {
-				t.Fatalf("the notation shows %q, want the first dot %s", note, pick[0])
+		if move == 2 {
+			// The last move by dragging from one dot to the other.
+			xy := eval[[]float64](t, ctx, `(function(){function c(n){var r=document.querySelector('#board [data-dot="'+n+'"]').getBoundingClientRect();return [r.left+r.width/2,r.top+r.height/2]}return c('`+pick[0]+`').concat(c('`+pick[1]+`'))})()`)
+			steps(t, ctx, "dragging a line",
+				chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, xy[0], xy[1], chromedp.ButtonLeft),
+				chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, (xy[0]+xy[2])/2, (xy[1]+xy[3])/2, chromedp.ButtonLeft),
+				chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, xy[2], xy[3], chromedp.ButtonLeft),
+				chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, xy[2], xy[3], chromedp.ButtonLeft))
+		} else {
+			steps(t, ctx, "clicking the first dot", chromedp.Click(chromedp.CSS(`#board [data-dot="`+pick[0]+`"]`)))
+			waitJS(t, ctx, "legal ends highlighted", "document.querySelectorAll('#board .b-dot.legal').length > 0", 5*time.Second)
+			if move == 0 {
+				shot(t, ctx, "play-lines-and-boxes-legal-ends")
+				if note := eval[string](t, ctx, "document.querySelector('.notation').textContent"); !strings.Contains(note, pick[0]) {
+					t.Fatalf("the notation shows %q, want the first dot %s", note, pick[0])
+				}
 			}
+			steps(t, ctx, "clicking the second dot", chromedp.Click(chromedp.CSS(`#board [data-dot="`+pick[1]+`"]`)))
 		}
-		steps(t, ctx, "clicking the second dot", chromedp.Click(chromedp.CSS(`#board [data-dot="`+pick[1]+`"]`)))
 		waitJS(t, ctx, "my line and the answer", fmt.Sprintf("Arena.viewer.frames.length >= %d || Arena.viewer.done", turns+2), 20*time.Second)
 		last := eval[string](t, ctx, fmt.Sprintf(`JSON.stringify(Arena.viewer.turns[%d].seats[0].action)`, turns-1))
 		if !strings.Contains(last, pick[0]) || !strings.Contains(last, pick[1]) {
