@@ -1,4 +1,4 @@
-// Package bot is the platform's side of the bot protocol (bot-protocol.md):
+// Package bot is the platform's side of the bot protocol (docs/bots.md):
 // what a bot is to the match runner, whatever kind it is (builtin, exec, wasm,
 // potm), and the restart-and-retire rule every program-backed bot shares.
 package bot

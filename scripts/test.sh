@@ -28,4 +28,6 @@ echo "== go test -fuzz, 20000 executions per target"
 ./scripts/fuzz.sh 20000x
 
 echo "== go test"
+ARENA_TEST_POSTGRES=$(./scripts/postgres.sh) # the store's tests run on it too
+export ARENA_TEST_POSTGRES
 go test -count=1 -timeout 25m ./...

@@ -21,7 +21,7 @@ var Kinds = []string{"builtin", "exec", "wasm", "potm"}
 func Split(spec string) (kind, arg string, err error) {
 	kind, arg, ok := strings.Cut(spec, ":")
 	if !ok || arg == "" {
-		return "", "", fmt.Errorf("bot %q: want KIND:ARG with KIND one of %v", spec, Kinds)
+		return "", "", fmt.Errorf("bot %q: want KIND:ARG with KIND one of %s", spec, strings.Join(Kinds, ", "))
 	}
 	return kind, arg, nil
 }
@@ -43,7 +43,7 @@ func Open(ctx context.Context, spec string, m bot.Match) (bot.Bot, error) {
 	case "potm":
 		b, err = potmbot.Open(arg, m)
 	default:
-		err = fmt.Errorf("unknown kind %q: want one of %v", kind, Kinds)
+		err = fmt.Errorf("unknown kind %q: want one of %s", kind, strings.Join(Kinds, ", "))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("bot %q: %w", spec, err)
