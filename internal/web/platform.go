@@ -145,6 +145,9 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
+	w, done := compress(w, r)
+	defer done()
+	flusher = w.(http.Flusher)
 	send := func(name string, v any) {
 		data, _ := json.Marshal(v)
 		writeEvent(w, sseEvent{name, data})

@@ -452,7 +452,9 @@ func (s *Site) sessionView(w http.ResponseWriter, r *http.Request) {
 	if sess == nil {
 		return
 	}
-	writeJSON(w, http.StatusOK, sess.snapshot())
+	cw, done := compress(w, r)
+	defer done()
+	writeJSON(cw, http.StatusOK, sess.snapshot())
 }
 
 func (s *Site) sessionReplay(w http.ResponseWriter, r *http.Request) {
@@ -482,14 +484,16 @@ func (s *Site) sessionEvents(w http.ResponseWriter, r *http.Request) {
 	if sess == nil {
 		return
 	}
-	flusher, ok := w.(http.Flusher)
-	if !ok {
+	if _, ok := w.(http.Flusher); !ok {
 		s.fail(w, r, http.StatusInternalServerError, "streaming is not supported here")
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Accel-Buffering", "no")
+	w, done := compress(w, r)
+	defer done()
+	flusher := w.(http.Flusher)
 	snap, ch := sess.subscribe()
 	writeEvent(w, snap)
 	flusher.Flush()

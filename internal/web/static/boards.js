@@ -152,6 +152,7 @@ Arena.boards['grid-royale'] = {
       st.bases = el('g', null, svg);
       st.orders = el('g', null, svg);
       st.unitsG = el('g', null, svg);
+      st.badges = el('g', null, svg);
       st.levels = new Int8Array(W * W).fill(-1);
     }
     st.ctx = ctx;
@@ -186,6 +187,14 @@ Arena.boards['grid-royale'] = {
       if (g.getAttribute('class') !== cls) g.setAttribute('class', cls);
     });
     for (var id in st.units) if (!seen[id]) { st.unitsG.removeChild(st.units[id]); delete st.units[id]; }
+    // Several units on one cell (own units share their base): a count.
+    Arena.clear(st.badges);
+    var per = {};
+    (f.units || []).forEach(function (u) { var k = u.x + ',' + u.y; per[k] = (per[k] || 0) + 1; });
+    for (var cell in per) if (per[cell] > 1) {
+      var xy = cell.split(','), b = el('text', { class: 'badge', x: +xy[0] + 0.97, y: +xy[1] + 0.3, 'text-anchor': 'end' }, st.badges);
+      b.textContent = String(per[cell]);
+    }
     Arena.clear(st.orders);
     if (ctx.orders) (f.units || []).forEach(function (u) {
       var d = ctx.orders[u.id], v = { MOVE_N: [0, -1], MOVE_S: [0, 1], MOVE_E: [1, 0], MOVE_W: [-1, 0] }[d];
