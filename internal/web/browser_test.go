@@ -200,6 +200,14 @@ func TestBrowserPlayWholeDotsAndBoxesGame(t *testing.T) {
 		}
 		// The last free edge, so that the house bot gets boxes too.
 		before := eval[int](t, ctx, "Arena.viewer.frames.length")
+		if clicks == 0 {
+			// The first move with the keyboard alone: focus an edge, press Enter.
+			eval[any](t, ctx, "document.querySelector('#board .hit').focus()")
+			steps(t, ctx, "drawing an edge with Enter", chromedp.KeyEvent(kb.Enter))
+			clicks++
+			waitJS(t, ctx, "the keyboard move to be taken", fmt.Sprintf("Arena.viewer.done || Arena.viewer.frames.length > %d", before), 10*time.Second)
+			continue
+		}
 		hits := eval[[]string](t, ctx, "Array.from(document.querySelectorAll('#board .hit')).map(function(e){return e.getAttribute('data-edge')})")
 		steps(t, ctx, "clicking an edge", chromedp.Click(chromedp.CSS(`#board [data-edge="`+hits[len(hits)-1]+`"]`)))
 		clicks++

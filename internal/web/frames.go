@@ -80,6 +80,12 @@ type viewData struct {
 // A replay that does not re-apply (a different build of a game, a hand-made
 // file) still shows: the frames stop where the states stop agreeing.
 func buildView(g game.Game, r *replay.Replay) (*viewData, error) {
+	return buildViewLogs(g, r, true)
+}
+
+// buildViewLogs is buildView; without keepLogs the bots' stderr, which newer
+// replays carry, is left out (on the platform a log is its owner's only).
+func buildViewLogs(g game.Game, r *replay.Replay, keepLogs bool) (*viewData, error) {
 	if g.Info().ID != r.Game {
 		return nil, fmt.Errorf("replay is of %q, not %q", r.Game, g.Info().ID)
 	}
@@ -96,6 +102,16 @@ func buildView(g game.Game, r *replay.Replay) (*viewData, error) {
 	raw, err := json.Marshal(r)
 	if err != nil {
 		return nil, err
+	}
+	if !keepLogs && bytes.Contains(raw, []byte(`"logs":`)) {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &fields); err != nil {
+			return nil, err
+		}
+		delete(fields, "logs")
+		if raw, err = json.Marshal(fields); err != nil {
+			return nil, err
+		}
 	}
 	v := &viewData{Game: r.Game, Name: g.Info().Name, Players: len(r.Bots), Replay: raw, Done: true}
 	for _, b := range r.Bots {

@@ -157,7 +157,7 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 		snap := snapshot{Human: -1, Prompt: -1, Failed: m.Reason}
 		if len(m.Replay) > 0 {
 			if rep, err := replay.Parse(m.Replay); err == nil {
-				if v, err := buildView(g, rep); err == nil {
+				if v, err := buildViewLogs(g, rep, false); err == nil {
 					v.Bots = m.names()
 					snap.viewData = v
 				}

@@ -110,8 +110,10 @@
     A.clear(info);
     if (t && t.seats) t.seats.forEach(function (rec) {
       if (!rec || rec.status === 'ignored') return;
-      var h = document.createElement('div'); h.textContent = seatName(rec.seat) + ' answered' + (rec.cut ? ' (cut)' : '') + ':';
-      var pre = document.createElement('pre'); pre.textContent = rec.answer != null && rec.answer !== '' ? String(rec.answer) : '(no answer)';
+      var h = document.createElement('div');
+      h.textContent = seatName(rec.seat) + (rec.failed ? ' gave no answer the game could judge' : ' answered') +
+        (rec.cut ? ' (cut to 4 KiB)' : '') + (rec.answer_sha256 ? ' (first 4 KiB of ' + Number(rec.answer_len).toLocaleString() + ' bytes, sha256 ' + String(rec.answer_sha256).slice(0, 12) + '…)' : '') + ':';
+      var pre = document.createElement('pre'); pre.textContent = answerText(rec);
       info.appendChild(h); info.appendChild(pre);
       if (rec.stderr) { var e = document.createElement('pre'); e.textContent = String(rec.stderr); info.appendChild(e); }
     });
@@ -130,6 +132,26 @@
     if (V.done && V.index === V.frames.length - 1) {
       var res = document.createElement('p'); res.textContent = resultText(); info.insertBefore(res, info.firstChild);
     }
+  }
+  // answerText shows an answer line as recorded: text, or base64 for bytes
+  // that are not UTF-8 (replay version 2).
+  function answerText(rec) {
+    if (rec.answer != null && rec.answer !== '') return String(rec.answer);
+    if (rec.answer_base64) return '(not UTF-8; base64) ' + String(rec.answer_base64);
+    return '(no answer)';
+  }
+  function drawLogs() {
+    var logs = (V.replayLogs || []).filter(function (l) { return l && (l.text || l.base64); });
+    var box = document.getElementById('file-logs');
+    if (!box) return;
+    box.hidden = !logs.length;
+    var list = document.getElementById('file-log-list');
+    A.clear(list);
+    logs.forEach(function (l) {
+      var h3 = document.createElement('h3'); h3.textContent = 'Seat ' + l.seat + ': ' + seatName(l.seat);
+      var pre = document.createElement('pre'); pre.className = 'code'; pre.textContent = l.text ? String(l.text) : '(not UTF-8; base64) ' + String(l.base64);
+      list.appendChild(h3); list.appendChild(pre);
+    });
   }
   function isOver() { return V.done && V.index === V.frames.length - 1; }
   function resultText() {
@@ -289,6 +311,8 @@
     V.turns = (rep.turns || []).slice(0, Math.max(0, (d.frames || []).length - 1));
     V.frames = d.frames || []; V.prepared = []; edgeBy = [{}];
     V.result = rep.result || null;
+    V.replayLogs = rep.logs || [];
+    drawLogs();
     prepareAll();
     collectFailures(); drawMarks(); drawCharts();
     var start = V.frames.length - 1;
