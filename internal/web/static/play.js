@@ -56,7 +56,7 @@
   }
 
   function updatePrompt() {
-    if (V.done) { promptEl.hidden = true; controls.hidden = G !== 'grid-royale' ? true : controls.hidden; if (leave) leave.hidden = true; return; }
+    if (V.done) { promptEl.hidden = true; controls.hidden = true; if (leave) leave.hidden = true; return; }
     if (V.prompt < 0) { promptEl.hidden = true; return; }
     promptEl.hidden = false;
     promptEl.className = 'prompt';
