@@ -20,6 +20,11 @@ import (
 // on purpose: it only exists so that an abandoned game ends.
 const DefaultLimit = 10 * time.Minute
 
+// DefaultAwayLimit is how long a person who has already missed a move gets
+// for each later one, until they move again: so a game left open in a
+// forgotten tab ends within minutes rather than hours.
+const DefaultAwayLimit = 20 * time.Second
+
 // MaxAnswer bounds one answer from the browser. Answers of the three games are
 // a few hundred bytes; a Grid Royale turn with 50 units is about 2 KB.
 const MaxAnswer = 64 << 10
@@ -28,6 +33,9 @@ const MaxAnswer = 64 << 10
 type Options struct {
 	// Limit is how long Act waits for an answer (DefaultLimit when zero).
 	Limit time.Duration
+	// AwayLimit replaces Limit once a move was missed, until the person
+	// answers again (DefaultAwayLimit when zero).
+	AwayLimit time.Duration
 	// Waiting, when set, tells whether an observation needs the person at all.
 	// Dots and Boxes asks both seats every turn but applies only the mover's
 	// answer; the other seat is answered at once with "{}" and is ignored.
@@ -51,12 +59,16 @@ type Bot struct {
 	answers chan []byte
 	closed  chan struct{}
 	once    sync.Once
+	away    bool // a move was missed and none made since
 }
 
 // New makes a human seat.
 func New(opts Options) *Bot {
 	if opts.Limit <= 0 {
 		opts.Limit = DefaultLimit
+	}
+	if opts.AwayLimit <= 0 {
+		opts.AwayLimit = DefaultAwayLimit
 	}
 	return &Bot{opts: opts, answers: make(chan []byte, 1), closed: make(chan struct{})}
 }
@@ -75,11 +87,15 @@ func (b *Bot) Act(ctx context.Context, req bot.Request) bot.Reply {
 	p := Prompt{Turn: req.Turn, Observation: req.Observation}
 	b.mu.Lock()
 	b.pending = &p
+	limit := b.opts.Limit
+	if b.away {
+		limit = min(limit, b.opts.AwayLimit)
+	}
 	b.mu.Unlock()
 	if b.opts.OnPrompt != nil {
 		b.opts.OnPrompt(p)
 	}
-	timer := time.NewTimer(b.opts.Limit)
+	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	defer func() {
 		b.mu.Lock()
@@ -88,9 +104,15 @@ func (b *Bot) Act(ctx context.Context, req bot.Request) bot.Reply {
 	}()
 	select {
 	case line := <-b.answers:
+		b.mu.Lock()
+		b.away = false
+		b.mu.Unlock()
 		return bot.Reply{Line: line, Status: game.OK}
 	case <-timer.C:
-		return bot.Reply{Status: game.Timeout, Detail: fmt.Sprintf("the player did not move within %s", b.opts.Limit)}
+		b.mu.Lock()
+		b.away = true
+		b.mu.Unlock()
+		return bot.Reply{Status: game.Timeout, Detail: fmt.Sprintf("the player did not move within %s", limit)}
 	case <-b.closed:
 		return bot.Reply{Status: game.Timeout, Detail: "the player left the game"}
 	case <-ctx.Done():

@@ -80,3 +80,38 @@ func TestAbandonedGameEndsWithDefaults(t *testing.T) {
 		t.Fatalf("human statuses %v: want a timeout on each of its moves, ignored elsewhere", st)
 	}
 }
+
+// After one missed move the person gets AwayLimit per move, and the full
+// limit again once they answer.
+func TestAwayPlayerGetsShortTurns(t *testing.T) {
+	prompts := make(chan Prompt, 4)
+	b := New(Options{Limit: 300 * time.Millisecond, AwayLimit: time.Millisecond, OnPrompt: func(p Prompt) { prompts <- p }})
+	start := time.Now()
+	if r := b.Act(context.Background(), bot.Request{Turn: 0}); r.Status != game.Timeout {
+		t.Fatalf("first missed move: %s", r.Status)
+	}
+	<-prompts
+	if time.Since(start) < 300*time.Millisecond {
+		t.Fatal("the first move did not get the full limit")
+	}
+	start = time.Now()
+	if r := b.Act(context.Background(), bot.Request{Turn: 1}); r.Status != game.Timeout {
+		t.Fatalf("second missed move: %s", r.Status)
+	}
+	<-prompts
+	if d := time.Since(start); d >= 300*time.Millisecond {
+		t.Fatalf("an away player waited %s, want the away limit", d)
+	}
+	done := make(chan bot.Reply)
+	go func() { done <- b.Act(context.Background(), bot.Request{Turn: 2}) }()
+	<-prompts
+	if err := b.Answer(2, []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	start = time.Now()
+	b.Act(context.Background(), bot.Request{Turn: 3})
+	if time.Since(start) < 300*time.Millisecond {
+		t.Fatal("a player who came back did not get the full limit again")
+	}
+}
