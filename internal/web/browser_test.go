@@ -189,7 +189,7 @@ func TestBrowserPlayWholeDotsAndBoxesGame(t *testing.T) {
 	ctx := browser(t)
 	srv := newTestSite(t, Options{})
 	startGame(t, ctx, srv.URL, "dots-and-boxes", "greedy", nil)
-	clicks := 0
+	clicks, sawExtra := 0, false
 	for i := 0; i < 200; i++ {
 		waitJS(t, ctx, "my move or the end", "Arena.viewer && (Arena.viewer.done || (Arena.viewer.prompt >= 0 && document.querySelector('#board .hit')))", 20*time.Second)
 		if eval[bool](t, ctx, "Arena.viewer.done") {
@@ -208,8 +208,23 @@ func TestBrowserPlayWholeDotsAndBoxesGame(t *testing.T) {
 			waitJS(t, ctx, "the keyboard move to be taken", fmt.Sprintf("Arena.viewer.done || Arena.viewer.frames.length > %d", before), 10*time.Second)
 			continue
 		}
-		hits := eval[[]string](t, ctx, "Array.from(document.querySelectorAll('#board .hit')).map(function(e){return e.getAttribute('data-edge')})")
-		steps(t, ctx, "clicking an edge", chromedp.Click(chromedp.CSS(`#board [data-edge="`+hits[len(hits)-1]+`"]`)))
+		if !sawExtra && eval[bool](t, ctx, "document.getElementById('prompt').classList.contains('extra') && !document.getElementById('prompt').hidden") {
+			sawExtra = true
+			shot(t, ctx, "play-dots-and-boxes-extra-move")
+		}
+		// An edge that closes a box when there is one, else the last free edge.
+		edge := eval[string](t, ctx, `(function(){
+			var V = Arena.viewer, f = V.prepared[V.prepared.length-1];
+			var hits = Array.from(document.querySelectorAll('#board .hit')).map(function(e){return e.getAttribute('data-edge')});
+			function sides(r, c) { return (f.h[r][c]?1:0) + (f.h[r+1][c]?1:0) + (f.v[r][c]?1:0) + (f.v[r][c+1]?1:0); }
+			for (var i = 0; i < hits.length; i++) {
+				var p = hits[i].split(':'), r = +p[1], c = +p[2];
+				if (p[0] === 'H' && ((r < 5 && sides(r, c) === 3) || (r > 0 && sides(r-1, c) === 3))) return hits[i];
+				if (p[0] === 'V' && ((c < 5 && sides(r, c) === 3) || (c > 0 && sides(r, c-1) === 3))) return hits[i];
+			}
+			return hits[hits.length-1];
+		})()`)
+		steps(t, ctx, "clicking an edge", chromedp.Click(chromedp.CSS(`#board [data-edge="`+edge+`"]`)))
 		clicks++
 		waitJS(t, ctx, "the move to be taken", fmt.Sprintf("Arena.viewer.done || Arena.viewer.frames.length > %d", before), 10*time.Second)
 	}
@@ -220,6 +235,12 @@ func TestBrowserPlayWholeDotsAndBoxesGame(t *testing.T) {
 	}
 	if clicks < 5 {
 		t.Fatalf("only %d clicks in a whole game", clicks)
+	}
+	if !sawExtra {
+		t.Fatal("never shown the extra move after closing a box")
+	}
+	if mine := eval[int](t, ctx, "Arena.viewer.result.scores[0]"); mine == 0 {
+		t.Fatal("taking every box offered won no box")
 	}
 	shot(t, ctx, "play-dots-and-boxes-finished")
 	// The game is kept as a replay: opening it again shows all 60 turns.

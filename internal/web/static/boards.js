@@ -38,7 +38,7 @@ Arena.boards['dots-and-boxes'] = {
         hit.addEventListener('click', function () { ctx.pickEdge(o, r, c); });
         hit.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); ctx.pickEdge(o, r, c); } });
       }
-      var cls = 'b-edge' + (drawn ? ' drawn' + (info ? ' by' + info.seat : '') : '') + (drawn && info && info.turn === ctx.turn && ctx.animate ? ' new' : '');
+      var cls = 'b-edge' + (drawn ? ' drawn' + (info ? ' by' + info.seat : '') : '') + (drawn && info && info.turn === ctx.turn ? ' last' + (ctx.animate ? ' new' : '') : '');
       el('line', { class: cls, x1: x1, y1: y1, x2: x2, y2: y2, 'data-key': key }, edges);
     }
     for (r = 0; r <= rows; r++) for (c = 0; c < cols; c++)
@@ -82,7 +82,7 @@ Arena.boards['lines-and-boxes'] = {
     moves.forEach(function (mv, i) {
       var a = self.parseDot(mv.from), b = self.parseDot(mv.to);
       if (!a || !b) return;
-      var cls = 'b-edge drawn ' + (mv.player >= 0 ? 'by' + mv.player : 'pre') + (i >= prevCount && ctx.animate ? ' new' : '');
+      var cls = 'b-edge drawn ' + (mv.player >= 0 ? 'by' + mv.player : 'pre') + (i >= prevCount && i > 0 && ctx.turn > 0 ? ' last' + (ctx.animate ? ' new' : '') : '');
       el('line', { class: cls, x1: M + a.c * S, y1: M + a.r * S, x2: M + b.c * S, y2: M + b.r * S }, svg);
     });
     var preview = el('line', { class: 'preview', x1: 0, y1: 0, x2: 0, y2: 0, visibility: 'hidden' }, svg);
