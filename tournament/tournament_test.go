@@ -35,11 +35,7 @@ func (r specRunner) Play(ctx context.Context, g game.Game, seed uint64, params g
 	if r.played != nil {
 		r.played.Add(1)
 	}
-	played, err := match.Runner{}.Play(ctx, g, seed, params, specs)
-	if err != nil {
-		return nil, err
-	}
-	return played.Replay, nil
+	return match.Runner{}.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: params}, spec.Opener(specs))
 }
 
 var dnbBots = []string{"builtin:random", "builtin:greedy", "builtin:chains"}

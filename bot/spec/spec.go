@@ -12,6 +12,7 @@ import (
 	"github.com/arenabots/arena/bot/execbot"
 	"github.com/arenabots/arena/bot/potmbot"
 	"github.com/arenabots/arena/bot/wasmbot"
+	"github.com/arenabots/arena/sandbox/meter"
 )
 
 // Kinds lists the bot kinds the command line accepts.
@@ -49,4 +50,26 @@ func Open(ctx context.Context, spec string, m bot.Match) (bot.Bot, error) {
 		return nil, fmt.Errorf("bot %q: %w", spec, err)
 	}
 	return b, nil
+}
+
+// Opener opens seat i's bot from specs[i], naming it in the replay by its
+// SPEC and, for a bot with a file, the file's sha256.
+func Opener(specs []string) bot.Opener {
+	return func(ctx context.Context, m bot.Match) (bot.Bot, bot.Identity, error) {
+		if m.Seat < 0 || m.Seat >= len(specs) {
+			return nil, bot.Identity{}, fmt.Errorf("no bot given for seat %d", m.Seat)
+		}
+		b, err := Open(ctx, specs[m.Seat], m)
+		if err != nil {
+			return nil, bot.Identity{}, err
+		}
+		id := bot.Identity{Spec: specs[m.Seat]}
+		if withID, ok := b.(bot.Identifier); ok {
+			id.SHA256 = withID.Identity().SHA256
+		}
+		if kind, _, _ := Split(specs[m.Seat]); kind == "wasm" {
+			id.CostModel = meter.CostModel
+		}
+		return b, id, nil
+	}
 }

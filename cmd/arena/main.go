@@ -30,6 +30,8 @@ type cli struct {
 type replayCmd struct {
 	Verify verifyCmd `cmd:"" help:"Re-apply a replay's actions and check every state hash and the result."`
 	Rerun  rerunCmd  `cmd:"" help:"Re-execute a replay's bots and check they give the same answers."`
+	Show   showCmd   `cmd:"" help:"Draw the board after any turn of a replay, with statuses and fuel."`
+	Logs   logsCmd   `cmd:"" help:"Print the stderr a replay kept of one seat's bot."`
 }
 
 // The exit statuses of every command (docs/cli.md).

@@ -26,6 +26,8 @@ type matchCmd struct {
 	Logs   string        `help:"Write each bot's stderr log to DIR/seat-N.log."`
 	Color  string        `default:"auto" enum:"auto,always,never" help:"Colour the board: auto, always or never."`
 	Watch  time.Duration `help:"Draw the board after every turn, pausing this long (e.g. 200ms)."`
+	From   string        `type:"existingfile" help:"Play on from a recorded match: this replay's position after --turn turns (its seed and parameters)."`
+	Turn   int           `help:"With --from: how many recorded turns to keep (0 = the start)."`
 }
 
 // matchSummary is the --json output (docs/cli.md): the fields tests outside
@@ -84,7 +86,15 @@ func (c *matchCmd) Run() error {
 			w.turn(t, st)
 		}
 	}}
-	r, logs, err := playSpecs(ctx, runner, g, c.Seed, params, c.Bot)
+	seed := c.Seed
+	if c.From != "" {
+		// The recorded match's seed and parameters: replay.go's resumeFrom.
+		if runner.From, err = resumeFrom(c.From, c.Turn, c.Game, len(c.Bot), len(c.Param) > 0); err != nil {
+			return err
+		}
+		runner.FromTurn, seed, params = c.Turn, runner.From.Seed, runner.From.Params
+	}
+	r, logs, err := playSpecs(ctx, runner, g, seed, params, c.Bot)
 	if err != nil {
 		return err
 	}

@@ -141,11 +141,17 @@ func setup(ctx context.Context, g game.Game, seed uint64, params game.Params, sp
 // and returns its replay and each seat's kept stderr: the one place the
 // command line asks package match to open bots from SPECs.
 func playSpecs(ctx context.Context, rn match.Runner, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, [][]byte, error) {
-	played, err := rn.Play(ctx, g, seed, params, specs)
+	r, err := rn.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: params}, spec.Opener(specs))
 	if err != nil {
 		return nil, nil, err
 	}
-	return played.Replay, played.Logs, nil
+	logs := make([][]byte, len(r.Logs))
+	for i, l := range r.Logs {
+		if logs[i], err = l.Bytes(); err != nil {
+			return nil, nil, err
+		}
+	}
+	return r, logs, nil
 }
 
 // specRunner plays a tournament's games between bots named by SPECs.

@@ -419,21 +419,15 @@ type Action struct {
 // ParseAction reads an answer line into a canonical segment. Its error means
 // the answer is malformed; whether the segment is legal is for Check.
 func ParseAction(line []byte) (Segment, error) {
-	var a struct {
-		From *string `json:"from"`
-		To   *string `json:"to"`
+	var a Action
+	if err := game.Decode(line, &a); err != nil {
+		return Segment{}, fmt.Errorf(`not a JSON action {"from": "A3", "to": "C3"}: %v`, err)
 	}
-	if err := json.Unmarshal(line, &a); err != nil {
-		return Segment{}, fmt.Errorf("not a JSON action: %v", err)
-	}
-	if a.From == nil || a.To == nil {
-		return Segment{}, fmt.Errorf(`want {"from": "A3", "to": "C3"}`)
-	}
-	from, err := ParseVertex(*a.From)
+	from, err := ParseVertex(a.From)
 	if err != nil {
 		return Segment{}, err
 	}
-	to, err := ParseVertex(*a.To)
+	to, err := ParseVertex(a.To)
 	if err != nil {
 		return Segment{}, err
 	}

@@ -10,7 +10,7 @@ package main
 
 // Action is one turn's batch of orders.
 type Action struct {
-	Orders []Order `json:"orders"`
+	Orders []Order `json:"orders,omitempty"` // a nil slice would be written as null, which is malformed
 	Spawn  bool    `json:"spawn"`
 }
 
