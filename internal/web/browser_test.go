@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/match"
@@ -334,12 +335,12 @@ func writeReplay(t *testing.T, gameID string, specs ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := match.Runner{}.Play(context.Background(), g, 7, game.Params{}, specs)
+	rep, err := match.Runner{}.Play(context.Background(), g, game.Config{Seed: 7, Players: len(specs), Params: game.Params{}}, spec.Opener(specs))
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), gameID+".json")
-	if err := p.Replay.Save(path); err != nil {
+	if err := rep.Save(path); err != nil {
 		t.Fatal(err)
 	}
 	return path

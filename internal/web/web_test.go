@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/match"
@@ -25,11 +26,11 @@ func playReplay(t testing.TB, gameID string, specs ...string) *replay.Replay {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := match.Runner{}.Play(context.Background(), g, 11, game.Params{}, specs)
+	rep, err := match.Runner{}.Play(context.Background(), g, game.Config{Seed: 11, Players: len(specs), Params: game.Params{}}, spec.Opener(specs))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p.Replay
+	return rep
 }
 
 // The viewer's frames are the game's own states: re-applying the replay
@@ -306,5 +307,27 @@ func TestReplaysSurviveARestart(t *testing.T) {
 	data, _ := io.ReadAll(resp.Body)
 	if _, err := replay.Parse(data); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A replay's bot logs show for a file opened here, never for a platform
+// match, where a log is its owner's only.
+func TestLogsOnlyForFiles(t *testing.T) {
+	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
+	r.Logs = []replay.Log{replay.NewLog(0, []byte("secret plan"))}
+	g, _ := games.Lookup("dots-and-boxes")
+	withLogs, err := buildViewLogs(g, r, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := buildViewLogs(g, r, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(withLogs.Replay), "secret plan") {
+		t.Fatal("a file's logs are not shown")
+	}
+	if strings.Contains(string(without.Replay), "secret plan") || strings.Contains(string(without.Replay), `"logs"`) {
+		t.Fatal("a platform match's view carries its bots' logs")
 	}
 }
