@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/install-toolchains.sh
+./scripts/install-browser.sh
 
 echo "== gofmt, go vet, go mod tidy"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
