@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
 setup=(
   scripts/install-toolchains.sh           # C, Rust and wasm toolchains, sanitizers
   ARENA_TEST_POSTGRES=scripts/postgres.sh # PostgreSQL 15 started; its URL, for the store's tests
+  scripts/install-browser.sh              # chromium, for the site's browser tests
 )
 for entry in "${setup[@]}"; do
   if [[ "$entry" == *=* ]]; then
