@@ -24,6 +24,9 @@ type cli struct {
 	New        newCmd           `cmd:"" help:"Write a starter kit for a game and language into a new folder."`
 	Games      gamesCmd         `cmd:"" help:"List the games."`
 	Bots       botsCmd          `cmd:"" help:"List the kinds of bot and the house bots."`
+	Serve      serveCmd         `cmd:"" help:"Run the platform: API, matchmaker, workers (docs/api.md)."`
+	Push       pushCmd          `cmd:"" help:"Upload a wasm bot to a server."`
+	View       viewCmd          `cmd:"" help:"Open a replay file in the browser viewer, and play the house bots, on this machine."`
 }
 
 type replayCmd struct {

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+type pushCmd struct {
+	Server string `required:"" env:"ARENA_SERVER" help:"The server's URL, e.g. http://127.0.0.1:8080."`
+	Token  string `required:"" env:"ARENA_TOKEN" help:"An API token (from sign-up, or POST /api/v1/tokens)."`
+	Game   string `required:"" help:"The game the bot plays."`
+	Name   string `required:"" help:"The bot's name; pushing again makes a new version."`
+	File   string `arg:"" type:"existingfile" help:"The wasm module."`
+}
+
+func (c *pushCmd) Run() error {
+	wasm, err := os.ReadFile(c.File)
+	if err != nil {
+		return err
+	}
+	u := strings.TrimRight(c.Server, "/") + "/api/v1/games/" + url.PathEscape(c.Game) + "/bots/" + url.PathEscape(c.Name)
+	req, err := http.NewRequest(http.MethodPost, u, bytes.NewReader(wasm))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/wasm")
+	req.Header.Set("Authorization", "Bearer "+c.Token)
+	fmt.Fprintf(os.Stderr, "pushing %s (%d bytes) as %s for %s; the server tries it in a smoke match...\n", c.File, len(wasm), c.Name, c.Game)
+	resp, err := (&http.Client{Timeout: 3 * time.Minute}).Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return err
+	}
+	var out struct {
+		Error string `json:"error"`
+		Bot   struct {
+			ID     int64  `json:"id"`
+			Player string `json:"player"`
+			Name   string `json:"name"`
+			Rating int    `json:"rating"`
+		} `json:"bot"`
+		Version struct {
+			Number  int64  `json:"number"`
+			State   string `json:"state"`
+			Message string `json:"message"`
+		} `json:"version"`
+	}
+	json.Unmarshal(body, &out)
+	switch resp.StatusCode {
+	case http.StatusCreated:
+		fmt.Printf("%s/%s version %d is active (bot %d): %s\n", out.Bot.Player, out.Bot.Name, out.Version.Number, out.Bot.ID, out.Version.Message)
+		return nil
+	case http.StatusAccepted:
+		fmt.Printf("%s/%s version %d is still being checked (bot %d); see GET /api/v1/bots/%d\n", out.Bot.Player, out.Bot.Name, out.Version.Number, out.Bot.ID, out.Bot.ID)
+		return nil
+	}
+	msg := out.Error
+	if msg == "" {
+		msg = strings.TrimSpace(string(body))
+	}
+	return fmt.Errorf("push refused (%s): %s", resp.Status, msg)
+}

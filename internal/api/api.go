@@ -1,0 +1,201 @@
+// Package api is the platform's JSON API under /api/v1/ (docs/api.md):
+// accounts, sessions and tokens, games and their leaderboards, players, bots
+// with their versions and rating history, matches (live and finished) with
+// replays, live turns as server-sent events, uploads and challenges.
+//
+// Every input is hostile until checked: bodies are size-limited and decoded
+// strictly, every refusal is a 4xx with a message in {"error": ...}, never a
+// stack trace; sign-up, log-in and uploads are rate-limited per client
+// address; anything that touches a bot or a private log checks its owner;
+// requests authenticated by a session cookie must carry the session's CSRF
+// token, while API tokens (Authorization: Bearer) need none, since a browser
+// never sends them on its own.
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/arenabots/arena/internal/store"
+)
+
+// HouseHandle is the account that owns the house bots.
+const HouseHandle = "house"
+
+// Limits.
+const (
+	MaxUpload   = 32 << 20 // bytes of a module
+	maxJSONBody = 64 << 10
+	pageDefault = 50
+	pageMax     = 200
+)
+
+// Platform is what the API needs beyond the store: the parts that run
+// matches (implemented by package internal/server).
+type Platform interface {
+	// Upload checks and stores a module as a new version of the account's
+	// named bot and runs its smoke match; errors of type *Error are the
+	// uploader's to fix.
+	Upload(ctx context.Context, acc store.Account, game, name string, wasm []byte) (store.Bot, store.Version, error)
+	// Challenge schedules an unrated match between active bots.
+	Challenge(ctx context.Context, game string, bots []int64, seed uint64) (int64, error)
+	// Live calls fn with each turn of a running match until stop is called.
+	Live(matchID int64, fn func([]byte)) (stop func(), err error)
+}
+
+// Error is a refusal with an HTTP status and a message for the user.
+type Error struct {
+	Status int
+	Msg    string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Errorf makes an *Error.
+func Errorf(status int, format string, args ...any) *Error {
+	return &Error{Status: status, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Options configures the API.
+type Options struct {
+	Log *slog.Logger
+	// TrustProxy takes the client address from X-Forwarded-For.
+	TrustProxy bool
+	// Limits per client address per minute; zero for the defaults.
+	SignupsPerMinute, LoginsPerMinute, UploadsPerMinute int
+}
+
+// API is the HTTP handler.
+type API struct {
+	st      *store.Store
+	p       Platform
+	opt     Options
+	log     *slog.Logger
+	mux     *http.ServeMux
+	signups *limiter
+	logins  *limiter
+	uploads *limiter
+}
+
+// New makes the API handler.
+func New(st *store.Store, p Platform, opt Options) *API {
+	if opt.Log == nil {
+		opt.Log = slog.Default()
+	}
+	or := func(v, d int) int {
+		if v > 0 {
+			return v
+		}
+		return d
+	}
+	a := &API{st: st, p: p, opt: opt, log: opt.Log, mux: http.NewServeMux(),
+		signups: newLimiter(or(opt.SignupsPerMinute, 10), time.Minute),
+		logins:  newLimiter(or(opt.LoginsPerMinute, 20), time.Minute),
+		uploads: newLimiter(or(opt.UploadsPerMinute, 10), time.Minute),
+	}
+	a.routes()
+	return a
+}
+
+type handler func(w http.ResponseWriter, r *http.Request) error
+
+func (a *API) routes() {
+	h := func(pattern string, f handler) {
+		a.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			a.serve(w, r, f)
+		})
+	}
+	h("POST /api/v1/accounts", a.signup)
+	h("POST /api/v1/sessions", a.login)
+	h("DELETE /api/v1/sessions", a.logout)
+	h("POST /api/v1/tokens", a.newToken)
+	h("GET /api/v1/me", a.me)
+	h("GET /api/v1/games", a.games)
+	h("GET /api/v1/games/{game}", a.game)
+	h("GET /api/v1/games/{game}/leaderboard", a.leaderboard)
+	h("POST /api/v1/games/{game}/bots/{name}", a.upload)
+	h("GET /api/v1/players/{handle}", a.player)
+	h("GET /api/v1/bots/{id}", a.bot)
+	h("GET /api/v1/bots/{id}/ratings", a.ratings)
+	h("POST /api/v1/bots/{id}/retire", a.retire)
+	h("GET /api/v1/matches", a.matches)
+	h("GET /api/v1/matches/{id}", a.match)
+	h("GET /api/v1/matches/{id}/replay", a.replay)
+	h("GET /api/v1/matches/{id}/live", a.live)
+	h("GET /api/v1/matches/{id}/seats/{seat}/log", a.seatLog)
+	h("POST /api/v1/challenges", a.challenge)
+	a.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		a.serve(w, r, func(http.ResponseWriter, *http.Request) error {
+			return Errorf(http.StatusNotFound, "no such endpoint: %s %s (see docs/api.md)", r.Method, r.URL.Path)
+		})
+	})
+}
+
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Cache-Control", "no-store")
+	a.mux.ServeHTTP(w, r)
+}
+
+// serve runs a handler, turning its error into a JSON refusal; a panic or an
+// unexpected error is logged and answered with a bare 500, never details.
+func (a *API) serve(w http.ResponseWriter, r *http.Request, f handler) {
+	start := time.Now()
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			a.log.Error("api: panic", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p))
+			writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "internal error"})
+		}
+	}()
+	err := f(w, r)
+	if err == nil {
+		return
+	}
+	var e *Error
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &e):
+	case errors.As(err, &mbe):
+		e = Errorf(http.StatusRequestEntityTooLarge, "request body too large: the limit is %d bytes", mbe.Limit)
+	case errors.Is(err, store.ErrNotFound):
+		e = Errorf(http.StatusNotFound, "not found")
+	case errors.Is(err, context.Canceled):
+		return
+	default:
+		a.log.Error("api", "method", r.Method, "path", r.URL.Path, "err", err, "took", time.Since(start))
+		e = Errorf(http.StatusInternalServerError, "internal error")
+	}
+	writeJSON(w, e.Status, map[string]string{"error": e.Msg})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(true)
+	enc.Encode(v)
+}
+
+// clientIP is the address rate limits count against.
+func (a *API) clientIP(r *http.Request) string {
+	if a.opt.TrustProxy {
+		if f := r.Header.Get("X-Forwarded-For"); f != "" {
+			return strings.TrimSpace(strings.Split(f, ",")[0])
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

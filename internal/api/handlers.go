@@ -1,0 +1,992 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/store"
+	"github.com/arenabots/arena/rating"
+)
+
+// Credentials is the body of sign-up and log-in.
+type Credentials struct {
+	Handle   string `json:"handle"`
+	Password string `json:"password"`
+}
+
+// decodeJSON reads a JSON body strictly: one object of known fields, within
+// maxJSONBody bytes.
+func decodeJSON(r *http.Request, dst any) error {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || mt != "application/json" {
+			return Errorf(http.StatusUnsupportedMediaType, "send a JSON body with Content-Type: application/json")
+		}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxJSONBody))
+	if err != nil {
+		return err
+	}
+	return DecodeStrict(body, dst)
+}
+
+// DecodeStrict decodes one JSON value of dst's shape, refusing unknown
+// fields and trailing data.
+func DecodeStrict(body []byte, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return Errorf(http.StatusBadRequest, "bad JSON body: %s", cleanJSONError(err))
+	}
+	if dec.More() {
+		return Errorf(http.StatusBadRequest, "bad JSON body: data after the object")
+	}
+	return nil
+}
+
+// cleanJSONError keeps decoder messages short and free of Go type names.
+func cleanJSONError(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("syntax error at byte %d", se.Offset)
+	case errors.As(err, &te):
+		return fmt.Sprintf("field %q has the wrong type", te.Field)
+	case errors.Is(err, io.EOF):
+		return "empty body"
+	}
+	msg := err.Error()
+	if len(msg) > 120 {
+		msg = msg[:120]
+	}
+	return strings.TrimPrefix(msg, "json: ")
+}
+
+// DecodeCredentials reads a sign-up or log-in body.
+func DecodeCredentials(body []byte) (Credentials, error) {
+	var c Credentials
+	if err := DecodeStrict(body, &c); err != nil {
+		return c, err
+	}
+	if err := checkHandle(c.Handle); err != nil {
+		return c, err
+	}
+	return c, checkPassword(c.Password)
+}
+
+func (a *API) credentials(r *http.Request) (Credentials, error) {
+	if err := checkOrigin(r); err != nil {
+		return Credentials{}, err
+	}
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if ct == "application/x-www-form-urlencoded" {
+		r.Body = http.MaxBytesReader(nil, r.Body, maxJSONBody)
+		if err := r.ParseForm(); err != nil {
+			return Credentials{}, Errorf(http.StatusBadRequest, "bad form")
+		}
+		c := Credentials{Handle: r.PostForm.Get("handle"), Password: r.PostForm.Get("password")}
+		if err := checkHandle(c.Handle); err != nil {
+			return c, err
+		}
+		return c, checkPassword(c.Password)
+	}
+	if ct != "" && ct != "application/json" {
+		return Credentials{}, Errorf(http.StatusUnsupportedMediaType, "send JSON (application/json) or a form")
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxJSONBody))
+	if err != nil {
+		return Credentials{}, err
+	}
+	return DecodeCredentials(body)
+}
+
+func (a *API) signup(w http.ResponseWriter, r *http.Request) error {
+	if !a.signups.allow(a.clientIP(r)) {
+		return Errorf(http.StatusTooManyRequests, "too many sign-ups from your address; wait a minute")
+	}
+	c, err := a.credentials(r)
+	if err != nil {
+		return err
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(c.Password), bcrypt.DefaultCost)
+	if err != nil {
+		return err
+	}
+	acc, err := a.st.CreateAccount(r.Context(), c.Handle, string(hash))
+	if errors.Is(err, store.ErrExists) {
+		return Errorf(http.StatusConflict, "handle %q is taken", c.Handle)
+	}
+	if err != nil {
+		return err
+	}
+	tok, err := a.newAPIToken(r.Context(), acc)
+	if err != nil {
+		return err
+	}
+	csrf, err := a.startSession(r.Context(), w, acc)
+	if err != nil {
+		return err
+	}
+	a.log.Info("account created", "handle", acc.Handle)
+	writeJSON(w, http.StatusCreated, map[string]string{"token": tok, "handle": "@" + acc.Handle, "csrf": csrf})
+	return nil
+}
+
+func (a *API) login(w http.ResponseWriter, r *http.Request) error {
+	if !a.logins.allow(a.clientIP(r)) {
+		return Errorf(http.StatusTooManyRequests, "too many log-in attempts from your address; wait a minute")
+	}
+	c, err := a.credentials(r)
+	if err != nil {
+		return err
+	}
+	acc, err := checkLogin(r.Context(), a.st, c.Handle, c.Password)
+	if err != nil {
+		return err
+	}
+	csrf, err := a.startSession(r.Context(), w, acc)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"handle": "@" + acc.Handle, "csrf": csrf})
+	return nil
+}
+
+func (a *API) logout(w http.ResponseWriter, r *http.Request) error {
+	c, err := a.mustAuth(r, "")
+	if err != nil {
+		return err
+	}
+	if c.session != "" {
+		if err := a.st.DeleteToken(r.Context(), tokenHash(c.session)); err != nil {
+			return err
+		}
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteLaxMode})
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	return nil
+}
+
+// newToken makes an API token for the caller, or for the credentials in the
+// body when the request carries none.
+func (a *API) newToken(w http.ResponseWriter, r *http.Request) error {
+	var acc store.Account
+	if _, ok, err := a.who(r); err != nil {
+		return err
+	} else if ok {
+		c, err := a.mustAuth(r, "")
+		if err != nil {
+			return err
+		}
+		acc = c.acc
+	} else {
+		if !a.logins.allow(a.clientIP(r)) {
+			return Errorf(http.StatusTooManyRequests, "too many log-in attempts from your address; wait a minute")
+		}
+		c, err := a.credentials(r)
+		if err != nil {
+			return err
+		}
+		if acc, err = checkLogin(r.Context(), a.st, c.Handle, c.Password); err != nil {
+			return err
+		}
+	}
+	tok, err := a.newAPIToken(r.Context(), acc)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, map[string]string{"token": tok, "handle": "@" + acc.Handle})
+	return nil
+}
+
+func (a *API) me(w http.ResponseWriter, r *http.Request) error {
+	c, err := a.mustAuth(r, "")
+	if err != nil {
+		return err
+	}
+	bots, err := a.st.BotsOf(r.Context(), c.acc.ID)
+	if err != nil {
+		return err
+	}
+	out := map[string]any{"handle": "@" + c.acc.Handle, "bots": botsJSON(bots)}
+	if c.session != "" {
+		out["csrf"] = c.csrf
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// GameJSON describes a game and its rules' parameters.
+type GameJSON struct {
+	ID        string           `json:"id"`
+	Name      string           `json:"name"`
+	Players   []int            `json:"players"`
+	Params    []ParamJSON      `json:"params"`
+	Fuel      game.FuelPolicy  `json:"-"`
+	FuelJSON  map[string]int64 `json:"fuel"`
+	Ties      bool             `json:"ties"`
+	HouseBots []HouseBotJSON   `json:"house_bots"`
+	Rules     string           `json:"rules"`
+}
+
+// ParamJSON is one game parameter.
+type ParamJSON struct {
+	Name    string `json:"name"`
+	Default string `json:"default"`
+	Doc     string `json:"doc"`
+}
+
+// HouseBotJSON is one house bot.
+type HouseBotJSON struct {
+	Name string `json:"name"`
+	Doc  string `json:"doc"`
+}
+
+func gameJSON(g game.Game) GameJSON {
+	info := g.Info()
+	fuel := info.Fuel
+	if fuel == (game.FuelPolicy{}) {
+		fuel = game.DefaultFuel
+	}
+	out := GameJSON{ID: info.ID, Name: info.Name, Players: info.Players, Ties: info.Ties, Params: []ParamJSON{}, HouseBots: []HouseBotJSON{},
+		FuelJSON: map[string]int64{"per_turn": fuel.PerTurn, "cap": fuel.Cap, "per_game": fuel.PerGame},
+		Rules:    "docs/games/" + info.ID + ".md"}
+	for _, p := range info.Params {
+		out.Params = append(out.Params, ParamJSON{Name: p.Name, Default: p.Default, Doc: p.Doc})
+	}
+	for _, hb := range g.HouseBots() {
+		out.HouseBots = append(out.HouseBots, HouseBotJSON{Name: hb.Name, Doc: hb.Doc})
+	}
+	return out
+}
+
+func (a *API) games(w http.ResponseWriter, r *http.Request) error {
+	var out []GameJSON
+	for _, g := range games.All() {
+		out = append(out, gameJSON(g))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"games": out})
+	return nil
+}
+
+func lookupGame(id string) (game.Game, error) {
+	g, err := games.Lookup(id)
+	if err != nil {
+		return nil, Errorf(http.StatusNotFound, "no game %q (GET /api/v1/games lists them)", truncate(id, 64))
+	}
+	return g, nil
+}
+
+func (a *API) game(w http.ResponseWriter, r *http.Request) error {
+	g, err := lookupGame(r.PathValue("game"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, gameJSON(g))
+	return nil
+}
+
+// LeaderRowJSON is one leaderboard line, as the seeds' tables show it.
+type LeaderRowJSON struct {
+	Rank    int64   `json:"rank"`
+	Player  string  `json:"player"`
+	Bot     string  `json:"bot"`
+	BotID   int64   `json:"bot_id"`
+	Rating  int     `json:"rating"`
+	Matches int64   `json:"matches"`
+	Mu      float64 `json:"mu"`
+	Sigma   float64 `json:"sigma"`
+}
+
+// ParseLeaderCursor reads a leaderboard page cursor: "SCOREBITS.ID.RANK",
+// the score's IEEE bits in hex.
+func ParseLeaderCursor(s string) (*store.Cursor, error) {
+	if s == "" {
+		return nil, nil
+	}
+	bad := Errorf(http.StatusBadRequest, "after: not a cursor from this API")
+	parts := strings.Split(s, ".")
+	if len(parts) != 3 {
+		return nil, bad
+	}
+	bits, err1 := strconv.ParseUint(parts[0], 16, 64)
+	id, err2 := strconv.ParseInt(parts[1], 10, 64)
+	rank, err3 := strconv.ParseInt(parts[2], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil || id < 0 || rank < 0 {
+		return nil, bad
+	}
+	score := float64frombits(bits)
+	if score != score || score > 1e300 || score < -1e300 {
+		return nil, bad
+	}
+	return &store.Cursor{Score: score, ID: id, Rank: rank}, nil
+}
+
+func leaderCursor(r store.LeaderRow) string {
+	return fmt.Sprintf("%x.%d.%d", float64bits(r.Bot.Score), r.Bot.ID, r.Rank)
+}
+
+// ParseLimit reads a page size: 1 to pageMax, default pageDefault.
+func ParseLimit(s string) (int, error) {
+	if s == "" {
+		return pageDefault, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > pageMax {
+		return 0, Errorf(http.StatusBadRequest, "limit: a number from 1 to %d", pageMax)
+	}
+	return n, nil
+}
+
+// ParseID reads a positive id.
+func ParseID(what, s string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, Errorf(http.StatusBadRequest, "%s: want a positive integer id", what)
+	}
+	return n, nil
+}
+
+func (a *API) leaderboard(w http.ResponseWriter, r *http.Request) error {
+	g, err := lookupGame(r.PathValue("game"))
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	cur, err := ParseLeaderCursor(q.Get("after"))
+	if err != nil {
+		return err
+	}
+	limit, err := ParseLimit(q.Get("limit"))
+	if err != nil {
+		return err
+	}
+	rows, err := a.st.Leaderboard(r.Context(), g.Info().ID, cur, limit)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Game string          `json:"game"`
+		Rows []LeaderRowJSON `json:"rows"`
+		Next string          `json:"next,omitempty"`
+	}{Game: g.Info().ID, Rows: []LeaderRowJSON{}}
+	for _, row := range rows {
+		rt := rating.Rating{Mu: row.Bot.Mu, Sigma: row.Bot.Sigma}
+		out.Rows = append(out.Rows, LeaderRowJSON{Rank: row.Rank, Player: "@" + row.Bot.Handle, Bot: row.Bot.Name, BotID: row.Bot.ID,
+			Rating: rt.Display(), Matches: row.Bot.Matches, Mu: row.Bot.Mu, Sigma: row.Bot.Sigma})
+	}
+	if len(rows) == limit {
+		out.Next = leaderCursor(rows[len(rows)-1])
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// BotJSON is a bot as the API shows it.
+type BotJSON struct {
+	ID            int64         `json:"id"`
+	Game          string        `json:"game"`
+	Name          string        `json:"name"`
+	Player        string        `json:"player"`
+	House         bool          `json:"house"`
+	Rating        int           `json:"rating"`
+	Mu            float64       `json:"mu"`
+	Sigma         float64       `json:"sigma"`
+	Matches       int64         `json:"matches"`
+	Retired       bool          `json:"retired"`
+	ActiveVersion int64         `json:"active_version,omitempty"`
+	Versions      []VersionJSON `json:"versions,omitempty"`
+	Created       time.Time     `json:"created"`
+}
+
+// VersionJSON is one upload. Message is the check's verdict, shown to the
+// owner only.
+type VersionJSON struct {
+	ID         int64     `json:"id"`
+	Number     int64     `json:"number"`
+	SHA256     string    `json:"sha256,omitempty"`
+	Size       int64     `json:"size"`
+	State      string    `json:"state"`
+	Message    string    `json:"message,omitempty"`
+	SmokeMatch int64     `json:"smoke_match,omitempty"`
+	Created    time.Time `json:"created"`
+}
+
+func botJSON(b store.Bot) BotJSON {
+	return BotJSON{ID: b.ID, Game: b.Game, Name: b.Name, Player: "@" + b.Handle, House: b.Spec != "",
+		Rating: rating.Rating{Mu: b.Mu, Sigma: b.Sigma}.Display(), Mu: b.Mu, Sigma: b.Sigma, Matches: b.Matches,
+		Retired: b.Retired, Created: b.CreatedAt.UTC()}
+}
+
+func botsJSON(bs []store.Bot) []BotJSON {
+	out := make([]BotJSON, 0, len(bs))
+	for _, b := range bs {
+		j := botJSON(b)
+		j.ActiveVersion = 0
+		out = append(out, j)
+	}
+	return out
+}
+
+func versionJSON(v store.Version, owner bool) VersionJSON {
+	j := VersionJSON{ID: v.ID, Number: v.Number, SHA256: v.SHA256, Size: v.Size, State: v.State, SmokeMatch: v.SmokeMatch, Created: v.CreatedAt.UTC()}
+	if owner {
+		j.Message = v.Message
+	}
+	return j
+}
+
+func (a *API) player(w http.ResponseWriter, r *http.Request) error {
+	h := strings.TrimPrefix(r.PathValue("handle"), "@")
+	if !handlePattern.MatchString(h) {
+		return Errorf(http.StatusNotFound, "no player %q", truncate(h, 64))
+	}
+	acc, err := a.st.AccountByHandle(r.Context(), h)
+	if errors.Is(err, store.ErrNotFound) {
+		return Errorf(http.StatusNotFound, "no player @%s", h)
+	}
+	if err != nil {
+		return err
+	}
+	bots, err := a.st.BotsOf(r.Context(), acc.ID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"player": "@" + acc.Handle, "joined": acc.CreatedAt.UTC(), "bots": botsJSON(bots)})
+	return nil
+}
+
+func (a *API) botByPath(r *http.Request) (store.Bot, error) {
+	id, err := ParseID("bot", r.PathValue("id"))
+	if err != nil {
+		return store.Bot{}, err
+	}
+	b, err := a.st.Bot(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Bot{}, Errorf(http.StatusNotFound, "no bot %d", id)
+	}
+	return b, err
+}
+
+func (a *API) bot(w http.ResponseWriter, r *http.Request) error {
+	b, err := a.botByPath(r)
+	if err != nil {
+		return err
+	}
+	c, _, err := a.who(r)
+	if err != nil {
+		return err
+	}
+	owner := c.acc.ID != 0 && c.acc.ID == b.AccountID
+	vs, err := a.st.Versions(r.Context(), b.ID)
+	if err != nil {
+		return err
+	}
+	j := botJSON(b)
+	j.ActiveVersion = b.ActiveVersion
+	j.Versions = []VersionJSON{}
+	for _, v := range vs {
+		j.Versions = append(j.Versions, versionJSON(v, owner))
+	}
+	writeJSON(w, http.StatusOK, j)
+	return nil
+}
+
+func (a *API) ratings(w http.ResponseWriter, r *http.Request) error {
+	b, err := a.botByPath(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	var before int64
+	if s := q.Get("before"); s != "" {
+		if before, err = ParseID("before", s); err != nil {
+			return err
+		}
+	}
+	limit, err := ParseLimit(q.Get("limit"))
+	if err != nil {
+		return err
+	}
+	pts, err := a.st.RatingHistory(r.Context(), b.ID, before, limit)
+	if err != nil {
+		return err
+	}
+	type point struct {
+		Match  int64     `json:"match"`
+		Rating int       `json:"rating"`
+		Mu     float64   `json:"mu"`
+		Sigma  float64   `json:"sigma"`
+		At     time.Time `json:"at"`
+	}
+	out := struct {
+		Bot    int64   `json:"bot"`
+		Points []point `json:"points"`
+		Next   string  `json:"next,omitempty"`
+	}{Bot: b.ID, Points: []point{}}
+	for _, p := range pts {
+		out.Points = append(out.Points, point{Match: p.MatchID, Rating: rating.Rating{Mu: p.Mu, Sigma: p.Sigma}.Display(), Mu: p.Mu, Sigma: p.Sigma, At: p.At.UTC()})
+	}
+	if len(pts) == limit {
+		out.Next = strconv.FormatInt(pts[len(pts)-1].MatchID, 10)
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (a *API) retire(w http.ResponseWriter, r *http.Request) error {
+	c, err := a.mustAuth(r, "")
+	if err != nil {
+		return err
+	}
+	b, err := a.botByPath(r)
+	if err != nil {
+		return err
+	}
+	if b.AccountID != c.acc.ID {
+		return Errorf(http.StatusForbidden, "bot %d is not yours", b.ID)
+	}
+	if err := a.st.Retire(r.Context(), b.ID); err != nil {
+		return err
+	}
+	b.Retired = true
+	writeJSON(w, http.StatusOK, botJSON(b))
+	return nil
+}
+
+var botNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$`)
+
+// CheckBotName says what is wrong with a bot name, if anything.
+func CheckBotName(name string) error {
+	if !botNamePattern.MatchString(name) {
+		return Errorf(http.StatusBadRequest, "bot name: 1 to 32 characters: letters, digits, '.', '-' and '_', starting with a letter or digit")
+	}
+	return nil
+}
+
+// readModule reads an upload: the raw module as the body (application/wasm
+// or application/octet-stream), or a multipart form with the module in the
+// field "file" (and the CSRF token in "csrf").
+func readModule(r *http.Request) (wasm []byte, formCSRF string, err error) {
+	body := http.MaxBytesReader(nil, r.Body, MaxUpload+64<<10)
+	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch mt {
+	case "application/wasm", "application/octet-stream", "":
+		wasm, err = io.ReadAll(io.LimitReader(body, MaxUpload+1))
+	case "multipart/form-data":
+		mr := multipart.NewReader(body, params["boundary"])
+		for {
+			part, perr := mr.NextPart()
+			if perr == io.EOF {
+				break
+			}
+			if perr != nil {
+				var mbe *http.MaxBytesError
+				if errors.As(perr, &mbe) {
+					return nil, "", perr
+				}
+				return nil, "", Errorf(http.StatusBadRequest, "bad multipart body")
+			}
+			switch part.FormName() {
+			case csrfField:
+				b, _ := io.ReadAll(io.LimitReader(part, 256))
+				formCSRF = string(b)
+			case "file":
+				wasm, err = io.ReadAll(io.LimitReader(part, MaxUpload+1))
+			}
+			part.Close()
+			if err != nil {
+				break
+			}
+		}
+	default:
+		return nil, "", Errorf(http.StatusUnsupportedMediaType, "send the module as application/wasm, or as the field \"file\" of a multipart form")
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	if len(wasm) > MaxUpload {
+		return nil, "", Errorf(http.StatusRequestEntityTooLarge, "the module is larger than %d bytes", MaxUpload)
+	}
+	if len(wasm) == 0 {
+		return nil, "", Errorf(http.StatusBadRequest, "no module in the request")
+	}
+	if !bytes.HasPrefix(wasm, []byte("\x00asm")) {
+		return nil, "", Errorf(http.StatusUnprocessableEntity, "not a WebAssembly module: a module starts with the bytes \\0asm (build for wasip1/wasm32-wasi, see the starter kits)")
+	}
+	return wasm, formCSRF, nil
+}
+
+// UploadJSON is the answer to an upload.
+type UploadJSON struct {
+	Bot     BotJSON     `json:"bot"`
+	Version VersionJSON `json:"version"`
+	Error   string      `json:"error,omitempty"`
+}
+
+func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
+	g, err := lookupGame(r.PathValue("game"))
+	if err != nil {
+		return err
+	}
+	name := r.PathValue("name")
+	if err := CheckBotName(name); err != nil {
+		return err
+	}
+	// Authenticate before reading 32 MiB; CSRF of a form comes with the body.
+	if _, ok, err := a.who(r); err != nil {
+		return err
+	} else if !ok {
+		return Errorf(http.StatusUnauthorized, "log in first (session cookie or Authorization: Bearer TOKEN)")
+	}
+	if !a.uploads.allow(a.clientIP(r)) {
+		return Errorf(http.StatusTooManyRequests, "too many uploads from your address; wait a minute")
+	}
+	wasm, formCSRF, err := readModule(r)
+	if err != nil {
+		return err
+	}
+	c, err := a.mustAuth(r, formCSRF)
+	if err != nil {
+		return err
+	}
+	if existing, err := a.st.BotByName(r.Context(), c.acc.ID, g.Info().ID, name); err == nil && existing.AccountID != c.acc.ID {
+		return Errorf(http.StatusForbidden, "not your bot")
+	}
+	b, v, err := a.p.Upload(r.Context(), c.acc, g.Info().ID, name, wasm)
+	if err != nil {
+		return err
+	}
+	out := UploadJSON{Bot: botJSON(b), Version: versionJSON(v, true)}
+	out.Bot.ActiveVersion = b.ActiveVersion
+	status := http.StatusCreated
+	switch v.State {
+	case store.VersionRefused:
+		status = http.StatusUnprocessableEntity
+		out.Error = v.Message
+	case store.VersionChecking:
+		status = http.StatusAccepted
+	}
+	writeJSON(w, status, out)
+	return nil
+}
+
+// MatchJSON is a match as the API shows it.
+type MatchJSON struct {
+	ID       int64             `json:"id"`
+	Game     string            `json:"game"`
+	Params   map[string]string `json:"params"`
+	Seed     string            `json:"seed"` // a string: JSON numbers lose 64-bit precision
+	Kind     string            `json:"kind"`
+	State    string            `json:"state"`
+	Reason   string            `json:"reason,omitempty"`
+	Turns    int64             `json:"turns"`
+	Created  time.Time         `json:"created"`
+	Finished *time.Time        `json:"finished,omitempty"`
+	Seats    []SeatJSON        `json:"seats"`
+	Replay   json.RawMessage   `json:"replay,omitempty"`
+}
+
+// SeatJSON is one seat of a match.
+type SeatJSON struct {
+	Seat     int            `json:"seat"`
+	BotID    int64          `json:"bot_id"`
+	Player   string         `json:"player"`
+	Bot      string         `json:"bot"`
+	Version  int64          `json:"version_id,omitempty"`
+	Score    int64          `json:"score"`
+	Place    int            `json:"place,omitempty"`
+	Statuses map[string]int `json:"statuses,omitempty"`
+	Fuel     int64          `json:"fuel,omitempty"`
+}
+
+func matchJSON(m store.Match) MatchJSON {
+	j := MatchJSON{ID: m.ID, Game: m.Game, Params: m.Params, Seed: strconv.FormatUint(m.Seed, 10), Kind: m.Kind, State: m.State,
+		Reason: m.Reason, Turns: m.Turns, Created: m.CreatedAt.UTC(), Seats: []SeatJSON{}}
+	if j.Params == nil {
+		j.Params = map[string]string{}
+	}
+	if !m.FinishedAt.IsZero() {
+		t := m.FinishedAt.UTC()
+		j.Finished = &t
+	}
+	for _, s := range m.Seats {
+		j.Seats = append(j.Seats, SeatJSON{Seat: s.Seat, BotID: s.BotID, Player: "@" + s.Handle, Bot: s.BotName, Version: s.VersionID,
+			Score: s.Score, Place: s.Place, Statuses: s.Statuses, Fuel: s.Fuel})
+	}
+	return j
+}
+
+// ParseMatchFilter reads a match list's query.
+func ParseMatchFilter(q url.Values) (store.MatchFilter, error) {
+	var f store.MatchFilter
+	var err error
+	if g := q.Get("game"); g != "" {
+		gm, err := lookupGame(g)
+		if err != nil {
+			return f, err
+		}
+		f.Game = gm.Info().ID
+	}
+	if b := q.Get("bot"); b != "" {
+		if f.BotID, err = ParseID("bot", b); err != nil {
+			return f, err
+		}
+	}
+	switch q.Get("state") {
+	case "", "finished":
+	case "live":
+		f.Live = true
+	default:
+		return f, Errorf(http.StatusBadRequest, "state: live or finished")
+	}
+	if b := q.Get("before"); b != "" {
+		if f.Before, err = ParseID("before", b); err != nil {
+			return f, err
+		}
+	}
+	f.Limit, err = ParseLimit(q.Get("limit"))
+	return f, err
+}
+
+func (a *API) matches(w http.ResponseWriter, r *http.Request) error {
+	f, err := ParseMatchFilter(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	ms, err := a.st.Matches(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Matches []MatchJSON `json:"matches"`
+		Next    string      `json:"next,omitempty"`
+	}{Matches: []MatchJSON{}}
+	for _, m := range ms {
+		out.Matches = append(out.Matches, matchJSON(m))
+	}
+	if len(ms) == f.Limit {
+		out.Next = strconv.FormatInt(ms[len(ms)-1].ID, 10)
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (a *API) matchByPath(r *http.Request) (store.Match, error) {
+	id, err := ParseID("match", r.PathValue("id"))
+	if err != nil {
+		return store.Match{}, err
+	}
+	m, err := a.st.Match(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Match{}, Errorf(http.StatusNotFound, "no match %d", id)
+	}
+	return m, err
+}
+
+func (a *API) match(w http.ResponseWriter, r *http.Request) error {
+	m, err := a.matchByPath(r)
+	if err != nil {
+		return err
+	}
+	j := matchJSON(m)
+	if r.URL.Query().Get("replay") != "0" {
+		rep, err := a.st.Replay(r.Context(), m.ID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if len(rep) > 0 {
+			j.Replay = rep
+		}
+	}
+	writeJSON(w, http.StatusOK, j)
+	return nil
+}
+
+func (a *API) replay(w http.ResponseWriter, r *http.Request) error {
+	m, err := a.matchByPath(r)
+	if err != nil {
+		return err
+	}
+	rep, err := a.st.Replay(r.Context(), m.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return Errorf(http.StatusNotFound, "match %d has no replay (it is %s)", m.ID, m.State)
+	}
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="match-%d.json"`, m.ID))
+	w.Write(rep)
+	return nil
+}
+
+// liveStreams bounds the open server-sent event streams.
+var liveStreams atomic.Int64
+
+const maxLiveStreams = 256
+
+func (a *API) live(w http.ResponseWriter, r *http.Request) error {
+	m, err := a.matchByPath(r)
+	if err != nil {
+		return err
+	}
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		return Errorf(http.StatusNotImplemented, "streaming is not supported here")
+	}
+	if liveStreams.Add(1) > maxLiveStreams {
+		liveStreams.Add(-1)
+		return Errorf(http.StatusServiceUnavailable, "too many live views open; try again later")
+	}
+	defer liveStreams.Add(-1)
+	turns := make(chan []byte, 256)
+	stop, err := a.p.Live(m.ID, func(b []byte) {
+		select {
+		case turns <- b:
+		default: // a slow reader loses turns rather than holding up the match
+		}
+	})
+	if err != nil {
+		return err
+	}
+	defer stop()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	fmt.Fprintf(w, "event: match\ndata: %s\n\n", mustJSON(matchJSON(m)))
+	fl.Flush()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for m.State == store.Queued || m.State == store.Running {
+		select {
+		case <-r.Context().Done():
+			return nil
+		case b := <-turns:
+			fmt.Fprintf(w, "event: turn\ndata: %s\n\n", b)
+			fl.Flush()
+		case <-tick.C:
+			if m, err = a.st.Match(r.Context(), m.ID); err != nil {
+				return nil
+			}
+		}
+	}
+	fmt.Fprintf(w, "event: end\ndata: %s\n\n", mustJSON(matchJSON(m)))
+	fl.Flush()
+	return nil
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func (a *API) seatLog(w http.ResponseWriter, r *http.Request) error {
+	c, err := a.mustAuth(r, "")
+	if err != nil {
+		return err
+	}
+	m, err := a.matchByPath(r)
+	if err != nil {
+		return err
+	}
+	seat, err := strconv.Atoi(r.PathValue("seat"))
+	if err != nil || seat < 0 || seat >= len(m.Seats) {
+		return Errorf(http.StatusNotFound, "match %d has no seat %q", m.ID, truncate(r.PathValue("seat"), 16))
+	}
+	b, err := a.st.Bot(r.Context(), m.Seats[seat].BotID)
+	if err != nil {
+		return err
+	}
+	if b.AccountID != c.acc.ID {
+		return Errorf(http.StatusForbidden, "a bot's log is for its owner only")
+	}
+	s, err := a.st.SeatLog(r.Context(), m.ID, seat)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"match": m.ID, "seat": seat, "bot_id": b.ID, "stderr": string(s.Stderr)})
+	return nil
+}
+
+// ChallengeRequest asks for an unrated match.
+type ChallengeRequest struct {
+	Game string  `json:"game"`
+	Bots []int64 `json:"bots"`
+	Seed *uint64 `json:"seed"`
+}
+
+// DecodeChallenge reads a challenge body.
+func DecodeChallenge(body []byte) (ChallengeRequest, error) {
+	var c ChallengeRequest
+	if err := DecodeStrict(body, &c); err != nil {
+		return c, err
+	}
+	if c.Game == "" {
+		return c, Errorf(http.StatusBadRequest, "game: required")
+	}
+	if len(c.Bots) < 2 || len(c.Bots) > 8 {
+		return c, Errorf(http.StatusBadRequest, "bots: 2 to 8 bot ids, in seat order")
+	}
+	return c, nil
+}
+
+func (a *API) challenge(w http.ResponseWriter, r *http.Request) error {
+	c, err := a.mustAuth(r, "")
+	if err != nil {
+		return err
+	}
+	if err := checkOrigin(r); err != nil {
+		return err
+	}
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "" && ct != "application/json" {
+		return Errorf(http.StatusUnsupportedMediaType, "send a JSON body with Content-Type: application/json")
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxJSONBody))
+	if err != nil {
+		return err
+	}
+	req, err := DecodeChallenge(body)
+	if err != nil {
+		return err
+	}
+	g, err := lookupGame(req.Game)
+	if err != nil {
+		return err
+	}
+	seed := uint64(time.Now().UnixNano())
+	if req.Seed != nil {
+		seed = *req.Seed
+	}
+	id, err := a.p.Challenge(r.Context(), g.Info().ID, req.Bots, seed)
+	if err != nil {
+		return err
+	}
+	a.log.Info("challenge", "by", c.acc.Handle, "match", id)
+	writeJSON(w, http.StatusCreated, map[string]int64{"match": id})
+	return nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}

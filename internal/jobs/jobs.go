@@ -1,0 +1,232 @@
+// Package jobs carries match work over NATS JetStream: a work-queue stream of
+// match jobs, a work-queue stream of results, an object store of bot modules
+// keyed by sha256, and plain subjects for the live turns of running matches.
+// It defines the messages, so that the server (which schedules and records)
+// and the workers (which only run matches) agree without sharing anything
+// but a NATS connection.
+//
+// By default the NATS server is embedded in the arena process and opens no
+// port (StartServer); workers on other machines would connect to a NATS
+// server of their own instead, with the same streams.
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	natsserver "github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Names of the streams, consumers, subjects and bucket.
+const (
+	JobStream      = "MATCH_JOBS"
+	JobSubject     = "arena.jobs"
+	JobConsumer    = "workers"
+	ResultStream   = "MATCH_RESULTS"
+	ResultSubject  = "arena.results"
+	ResultConsumer = "recorder"
+	WasmBucket     = "wasm"
+	livePrefix     = "arena.live."
+)
+
+// MaxPayload bounds one NATS message: a long match's replay and logs travel
+// in one result.
+const MaxPayload = 32 << 20
+
+// MaxAttempts is how many times a job is handed out before it is a poison
+// job: ended as a failed match, never tried again.
+const MaxAttempts = 3
+
+// Job is one match to run.
+type Job struct {
+	MatchID int64             `json:"match_id"`
+	Game    string            `json:"game"`
+	Params  map[string]string `json:"params,omitempty"`
+	Seed    uint64            `json:"seed"`
+	Seats   []Seat            `json:"seats"`
+}
+
+// Seat names the bot of one seat: a house bot by its spec, or an uploaded
+// module by its sha256 (fetched from the object store).
+type Seat struct {
+	Builtin string `json:"builtin,omitempty"` // "builtin:NAME"
+	Wasm    string `json:"wasm,omitempty"`    // hex sha256
+}
+
+// Result is a job's outcome: a finished match, or the reason it could not be
+// run (Error), which ends it as a failed match.
+type Result struct {
+	MatchID int64        `json:"match_id"`
+	Error   string       `json:"error,omitempty"`
+	Turns   int64        `json:"turns,omitempty"`
+	Replay  []byte       `json:"replay,omitempty"`
+	Seats   []SeatResult `json:"seats,omitempty"`
+	Elapsed float64      `json:"elapsed,omitempty"` // seconds, for metrics
+}
+
+// SeatResult is one seat's outcome.
+type SeatResult struct {
+	Score    int64          `json:"score"`
+	Place    int            `json:"place"`
+	Statuses map[string]int `json:"statuses"`
+	Fuel     int64          `json:"fuel"`
+	Answers  int64          `json:"answers"`
+	Stderr   []byte         `json:"stderr,omitempty"`
+}
+
+// Turn is one turn of a running match, published for live views.
+type Turn struct {
+	MatchID int64           `json:"match_id"`
+	Turn    json.RawMessage `json:"turn"`
+}
+
+// LiveSubject is where the turns of a running match are published.
+func LiveSubject(matchID int64) string { return livePrefix + strconv.FormatInt(matchID, 10) }
+
+// StartServer starts an embedded NATS server with JetStream, its data under
+// dir, listening on no port. Clients reach it with Connect.
+func StartServer(dir string) (*natsserver.Server, error) {
+	ns, err := natsserver.NewServer(&natsserver.Options{
+		ServerName: "arena",
+		DontListen: true,
+		JetStream:  true,
+		StoreDir:   filepath.Join(dir, "jetstream"),
+		MaxPayload: MaxPayload,
+		NoSigs:     true,
+		NoLog:      true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("jobs: NATS server: %w", err)
+	}
+	ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		ns.Shutdown()
+		return nil, errors.New("jobs: NATS server did not start within 10 s")
+	}
+	return ns, nil
+}
+
+// Connect opens an in-process connection to an embedded server.
+func Connect(ns *natsserver.Server) (*nats.Conn, error) {
+	nc, err := nats.Connect("", nats.InProcessServer(ns), nats.Name("arena"))
+	if err != nil {
+		return nil, fmt.Errorf("jobs: connect: %w", err)
+	}
+	return nc, nil
+}
+
+// Config tunes the job consumer.
+type Config struct {
+	// AckWait is how long a job may go without a heartbeat before it is
+	// handed to another worker. Workers heartbeat every AckWait/3.
+	AckWait time.Duration
+}
+
+// DefaultAckWait leaves room for three missed heartbeats.
+const DefaultAckWait = 30 * time.Second
+
+// Queue is the JetStream side of the work: streams, consumers and bucket.
+type Queue struct {
+	JS      jetstream.JetStream
+	Jobs    jetstream.Consumer
+	Results jetstream.Consumer
+	Wasm    jetstream.ObjectStore
+	AckWait time.Duration
+}
+
+// Setup creates (or updates) the streams, consumers and bucket.
+func Setup(ctx context.Context, nc *nats.Conn, cfg Config) (*Queue, error) {
+	if cfg.AckWait <= 0 {
+		cfg.AckWait = DefaultAckWait
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: %w", err)
+	}
+	q := &Queue{JS: js, AckWait: cfg.AckWait}
+	for _, sc := range []jetstream.StreamConfig{
+		{Name: JobStream, Subjects: []string{JobSubject}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute},
+		{Name: ResultStream, Subjects: []string{ResultSubject}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute},
+	} {
+		if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
+			return nil, fmt.Errorf("jobs: stream %s: %w", sc.Name, err)
+		}
+	}
+	q.Jobs, err = js.CreateOrUpdateConsumer(ctx, JobStream, jetstream.ConsumerConfig{
+		Durable:       JobConsumer,
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       cfg.AckWait,
+		MaxDeliver:    MaxAttempts + 2, // the worker ends a job at MaxAttempts; this is the backstop
+		MaxAckPending: 1000,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("jobs: consumer: %w", err)
+	}
+	q.Results, err = js.CreateOrUpdateConsumer(ctx, ResultStream, jetstream.ConsumerConfig{
+		Durable:   ResultConsumer,
+		AckPolicy: jetstream.AckExplicitPolicy,
+		AckWait:   30 * time.Second,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("jobs: results consumer: %w", err)
+	}
+	q.Wasm, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: WasmBucket, Storage: jetstream.FileStorage})
+	if err != nil {
+		return nil, fmt.Errorf("jobs: object store: %w", err)
+	}
+	return q, nil
+}
+
+// Publish queues a job. The message id is the match id, so publishing the
+// same match again within the stream's duplicate window adds nothing.
+func (q *Queue) Publish(ctx context.Context, j Job) error {
+	data, err := json.Marshal(j)
+	if err != nil {
+		return err
+	}
+	_, err = q.JS.Publish(ctx, JobSubject, data, jetstream.WithMsgID("match-"+strconv.FormatInt(j.MatchID, 10)))
+	if err != nil {
+		return fmt.Errorf("jobs: publish match %d: %w", j.MatchID, err)
+	}
+	return nil
+}
+
+// PublishResult sends a job's outcome, deduplicated by match id.
+func (q *Queue) PublishResult(ctx context.Context, r Result) error {
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = q.JS.Publish(ctx, ResultSubject, data, jetstream.WithMsgID("result-"+strconv.FormatInt(r.MatchID, 10)))
+	if err != nil {
+		return fmt.Errorf("jobs: publish result of match %d: %w", r.MatchID, err)
+	}
+	return nil
+}
+
+// PutWasm stores a module under its sha256 (a no-op when it is there).
+func (q *Queue) PutWasm(ctx context.Context, sha string, wasm []byte) error {
+	if _, err := q.Wasm.GetInfo(ctx, sha); err == nil {
+		return nil
+	}
+	if _, err := q.Wasm.PutBytes(ctx, sha, wasm); err != nil {
+		return fmt.Errorf("jobs: store module %s: %w", sha, err)
+	}
+	return nil
+}
+
+// Pending reports how many jobs wait in the stream, not yet handed out.
+func (q *Queue) Pending(ctx context.Context) (uint64, error) {
+	info, err := q.Jobs.Info(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return info.NumPending, nil
+}

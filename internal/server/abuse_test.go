@@ -1,0 +1,249 @@
+package server_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/arenabots/arena/internal/server"
+	"github.com/arenabots/arena/internal/store"
+)
+
+type req struct {
+	method, path string
+	token        string // Bearer
+	cookie       string // session secret
+	csrf         string // X-CSRF-Token
+	origin       string
+	ctype        string
+	body         []byte
+}
+
+func (r req) do(t *testing.T, base string) (int, []byte) {
+	t.Helper()
+	hr, err := http.NewRequest(r.method, base+r.path, bytes.NewReader(r.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.token != "" {
+		hr.Header.Set("Authorization", r.token)
+	}
+	if r.cookie != "" {
+		hr.AddCookie(&http.Cookie{Name: "arena_session", Value: r.cookie})
+	}
+	if r.csrf != "" {
+		hr.Header.Set("X-CSRF-Token", r.csrf)
+	}
+	if r.origin != "" {
+		hr.Header.Set("Origin", r.origin)
+	}
+	if r.ctype != "" {
+		hr.Header.Set("Content-Type", r.ctype)
+	}
+	resp, err := http.DefaultClient.Do(hr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, data
+}
+
+// login starts a session and returns its cookie and CSRF token.
+func login(t *testing.T, base, handle string) (cookie, csrf string) {
+	t.Helper()
+	body := fmt.Sprintf(`{"handle":%q,"password":"correct horse"}`, handle)
+	hr, _ := http.NewRequest("POST", base+"/api/v1/sessions", strings.NewReader(body))
+	hr.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(hr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct{ CSRF string }
+	json.NewDecoder(resp.Body).Decode(&out)
+	for _, c := range resp.Cookies() {
+		if c.Name == "arena_session" {
+			if !c.HttpOnly || !c.Secure || c.SameSite != http.SameSiteLaxMode {
+				t.Fatalf("session cookie not HttpOnly, Secure and SameSite: %+v", c)
+			}
+			cookie = c.Value
+		}
+	}
+	if resp.StatusCode != 200 || cookie == "" || out.CSRF == "" {
+		t.Fatalf("log-in: %d", resp.StatusCode)
+	}
+	return cookie, out.CSRF
+}
+
+func multipartUpload(t *testing.T, csrf string, wasm []byte) (string, []byte) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	if csrf != "" {
+		mw.WriteField("csrf", csrf)
+	}
+	fw, _ := mw.CreateFormFile("file", "bot.wasm")
+	fw.Write(wasm)
+	mw.Close()
+	return mw.FormDataContentType(), buf.Bytes()
+}
+
+// TestAbuse sends malformed, oversized, unauthenticated, cross-account and
+// CSRF-less requests to every endpoint and checks each status: always the
+// documented 4xx with a JSON message, never a 5xx.
+func TestAbuse(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) { o.NoMatchmaker = true })
+	base := r.URL
+	alice := signup(t, base, "alice")
+	bob := signup(t, base, "bob")
+	kit := starterKit(t)
+	var up struct{ Bot struct{ ID int64 } }
+	if st := call(t, "POST", base+"/api/v1/games/dots-and-boxes/bots/kit", bob, bytes.NewReader(kit), "application/wasm", &up); st != 201 {
+		t.Fatalf("bob's upload: %d", st)
+	}
+	bobBot := up.Bot.ID
+	var smoke struct {
+		Versions []struct {
+			SmokeMatch int64 `json:"smoke_match"`
+		}
+	}
+	call(t, "GET", fmt.Sprintf("%s/api/v1/bots/%d", base, bobBot), bob, nil, "", &smoke)
+	smokeMatch := smoke.Versions[0].SmokeMatch
+	cookie, csrf := login(t, base, "alice")
+	A, B := "Bearer "+alice, "Bearer "+bob
+	big := bytes.Repeat([]byte("x"), 70<<10)
+	huge := append([]byte("\x00asm\x01\x00\x00\x00"), make([]byte, 32<<20)...)
+	mpCT, mpBody := multipartUpload(t, "", kit)
+	mpCTok, mpBodyOK := multipartUpload(t, csrf, kit)
+	ids := fmt.Sprintf
+	cases := []struct {
+		name string
+		req  req
+		want int
+	}{
+		// Sign-up and log-in.
+		{"signup malformed", req{method: "POST", path: "/api/v1/accounts", ctype: "application/json", body: []byte(`{"handle":`)}, 400},
+		{"signup unknown field", req{method: "POST", path: "/api/v1/accounts", ctype: "application/json", body: []byte(`{"handle":"x1","password":"12345678","admin":true}`)}, 400},
+		{"signup wrong type", req{method: "POST", path: "/api/v1/accounts", ctype: "application/json", body: []byte(`{"handle":5,"password":"12345678"}`)}, 400},
+		{"signup bad handle", req{method: "POST", path: "/api/v1/accounts", ctype: "application/json", body: []byte(`{"handle":"<script>","password":"12345678"}`)}, 400},
+		{"login oversized", req{method: "POST", path: "/api/v1/sessions", ctype: "application/json", body: big}, 413},
+		{"login wrong content type", req{method: "POST", path: "/api/v1/sessions", ctype: "text/xml", body: []byte(`<a/>`)}, 415},
+		{"login wrong password", req{method: "POST", path: "/api/v1/sessions", ctype: "application/json", body: []byte(`{"handle":"alice","password":"wrong password"}`)}, 401},
+		{"login unknown handle", req{method: "POST", path: "/api/v1/sessions", ctype: "application/json", body: []byte(`{"handle":"nobody","password":"wrong password"}`)}, 401},
+		{"login short password", req{method: "POST", path: "/api/v1/sessions", ctype: "application/json", body: []byte(`{"handle":"alice","password":"x"}`)}, 400},
+		{"login cross-origin form", req{method: "POST", path: "/api/v1/sessions", origin: "https://evil.example", ctype: "application/x-www-form-urlencoded", body: []byte("handle=alice&password=correct+horse")}, 403},
+		{"logout unauthenticated", req{method: "DELETE", path: "/api/v1/sessions"}, 401},
+		{"logout without CSRF", req{method: "DELETE", path: "/api/v1/sessions", cookie: cookie}, 403},
+		{"token bad bearer", req{method: "POST", path: "/api/v1/tokens", token: "Bearer nope"}, 401},
+		{"token not bearer", req{method: "POST", path: "/api/v1/tokens", token: "Basic YTpi"}, 401},
+		{"token without CSRF", req{method: "POST", path: "/api/v1/tokens", cookie: cookie}, 403},
+		{"token with CSRF", req{method: "POST", path: "/api/v1/tokens", cookie: cookie, csrf: csrf}, 201},
+		{"token wrong CSRF", req{method: "POST", path: "/api/v1/tokens", cookie: cookie, csrf: "c_0"}, 403},
+		{"token by password", req{method: "POST", path: "/api/v1/tokens", ctype: "application/json", body: []byte(`{"handle":"alice","password":"correct horse"}`)}, 201},
+		{"me unauthenticated", req{method: "GET", path: "/api/v1/me"}, 401},
+		{"me by session", req{method: "GET", path: "/api/v1/me", cookie: cookie}, 200},
+		{"me by bad session", req{method: "GET", path: "/api/v1/me", cookie: "s_forged"}, 401},
+		// Games, leaderboards, players.
+		{"games", req{method: "GET", path: "/api/v1/games"}, 200},
+		{"game unknown", req{method: "GET", path: "/api/v1/games/chess"}, 404},
+		{"leaderboard unknown game", req{method: "GET", path: "/api/v1/games/chess/leaderboard"}, 404},
+		{"leaderboard bad cursor", req{method: "GET", path: "/api/v1/games/grid-royale/leaderboard?after=1.2"}, 400},
+		{"leaderboard NaN cursor", req{method: "GET", path: "/api/v1/games/grid-royale/leaderboard?after=7ff8000000000001.1.1"}, 400},
+		{"leaderboard bad limit", req{method: "GET", path: "/api/v1/games/grid-royale/leaderboard?limit=100000"}, 400},
+		{"leaderboard negative limit", req{method: "GET", path: "/api/v1/games/grid-royale/leaderboard?limit=-1"}, 400},
+		{"player unknown", req{method: "GET", path: "/api/v1/players/@nobody"}, 404},
+		{"player bad", req{method: "GET", path: "/api/v1/players/%00%ff"}, 404},
+		{"player", req{method: "GET", path: "/api/v1/players/@bob"}, 200},
+		// Bots.
+		{"bot bad id", req{method: "GET", path: "/api/v1/bots/abc"}, 400},
+		{"bot zero id", req{method: "GET", path: "/api/v1/bots/0"}, 400},
+		{"bot huge id", req{method: "GET", path: "/api/v1/bots/99999999999999999999"}, 400},
+		{"bot unknown", req{method: "GET", path: "/api/v1/bots/999999"}, 404},
+		{"ratings bad before", req{method: "GET", path: ids("/api/v1/bots/%d/ratings?before=x", bobBot)}, 400},
+		{"ratings", req{method: "GET", path: ids("/api/v1/bots/%d/ratings", bobBot)}, 200},
+		{"retire unauthenticated", req{method: "POST", path: ids("/api/v1/bots/%d/retire", bobBot)}, 401},
+		{"retire cross-account", req{method: "POST", path: ids("/api/v1/bots/%d/retire", bobBot), token: A}, 403},
+		{"retire house bot", req{method: "POST", path: "/api/v1/bots/1/retire", token: A}, 403},
+		{"retire without CSRF", req{method: "POST", path: ids("/api/v1/bots/%d/retire", bobBot), cookie: cookie}, 403},
+		{"retire unknown", req{method: "POST", path: "/api/v1/bots/999999/retire", token: A}, 404},
+		// Uploads.
+		{"upload unauthenticated", req{method: "POST", path: "/api/v1/games/dots-and-boxes/bots/x", ctype: "application/wasm", body: kit}, 401},
+		{"upload bad token", req{method: "POST", path: "/api/v1/games/dots-and-boxes/bots/x", token: "Bearer arena_00", ctype: "application/wasm", body: kit}, 401},
+		{"upload unknown game", req{method: "POST", path: "/api/v1/games/chess/bots/x", token: A, ctype: "application/wasm", body: kit}, 404},
+		{"upload bad name", req{method: "POST", path: "/api/v1/games/dots-and-boxes/bots/-x", token: A, ctype: "application/wasm", body: kit}, 400},
+		{"upload empty", req{method: "POST", path: "/api/v1/games/dots-and-boxes/bots/x", token: A, ctype: "application/wasm"}, 400},
+		{"upload not wasm", req{method: "POST", path: "/api/v1/games/dots-and-boxes/bots/x", token: A, ctype: "application/wasm", body: []byte("#!/bin/sh\nrm -rf /\n")}, 422},
+		{"upload refused module", req{method: "POST", path: "/api/v1/games/dots-and-boxes/bots/x", token: A, ctype: "application/wasm", body: []byte("\x00asm\x01\x00\x00\x00\x01\xff")}, 422},
+		{"upload oversized", req{method: "POST", path: "/api/v1/games/dots-and-boxes/bots/x", token: A, ctype: "application/wasm", body: huge}, 413},
+		{"upload wrong content type", req{method: "POST", path: "/api/v1/games/dots-and-boxes/bots/x", token: A, ctype: "text/plain", body: kit}, 415},
+		{"upload session without CSRF", req{method: "POST", path: "/api/v1/games/dots-and-boxes/bots/x", cookie: cookie, ctype: mpCT, body: mpBody}, 403},
+		{"upload session form with CSRF", req{method: "POST", path: "/api/v1/games/dots-and-boxes/bots/formbot", cookie: cookie, ctype: mpCTok, body: mpBodyOK}, 201},
+		{"upload bad multipart", req{method: "POST", path: "/api/v1/games/dots-and-boxes/bots/x", token: A, ctype: "multipart/form-data; boundary=zz", body: []byte("--zz\r\nbroken")}, 400},
+		// Matches.
+		{"matches bad state", req{method: "GET", path: "/api/v1/matches?state=won"}, 400},
+		{"matches bad game", req{method: "GET", path: "/api/v1/matches?game=chess"}, 404},
+		{"matches bad bot", req{method: "GET", path: "/api/v1/matches?bot=-4"}, 400},
+		{"matches bad before", req{method: "GET", path: "/api/v1/matches?before=1e9"}, 400},
+		{"matches", req{method: "GET", path: "/api/v1/matches?state=live"}, 200},
+		{"match bad id", req{method: "GET", path: "/api/v1/matches/x"}, 400},
+		{"match unknown", req{method: "GET", path: "/api/v1/matches/999999"}, 404},
+		{"match", req{method: "GET", path: ids("/api/v1/matches/%d", smokeMatch)}, 200},
+		{"replay unknown", req{method: "GET", path: "/api/v1/matches/999999/replay"}, 404},
+		{"replay", req{method: "GET", path: ids("/api/v1/matches/%d/replay", smokeMatch)}, 200},
+		{"live unknown", req{method: "GET", path: "/api/v1/matches/999999/live"}, 404},
+		{"live of an ended match", req{method: "GET", path: ids("/api/v1/matches/%d/live", smokeMatch)}, 200},
+		{"log unauthenticated", req{method: "GET", path: ids("/api/v1/matches/%d/seats/0/log", smokeMatch)}, 401},
+		{"log cross-account", req{method: "GET", path: ids("/api/v1/matches/%d/seats/0/log", smokeMatch), token: A}, 403},
+		{"log house seat", req{method: "GET", path: ids("/api/v1/matches/%d/seats/1/log", smokeMatch), token: B}, 403},
+		{"log bad seat", req{method: "GET", path: ids("/api/v1/matches/%d/seats/9/log", smokeMatch), token: B}, 404},
+		{"log owner", req{method: "GET", path: ids("/api/v1/matches/%d/seats/0/log", smokeMatch), token: B}, 200},
+		// Challenges.
+		{"challenge unauthenticated", req{method: "POST", path: "/api/v1/challenges", ctype: "application/json", body: []byte(`{"game":"dots-and-boxes","bots":[1,2]}`)}, 401},
+		{"challenge without CSRF", req{method: "POST", path: "/api/v1/challenges", cookie: cookie, ctype: "application/json", body: []byte(`{"game":"dots-and-boxes","bots":[1,2]}`)}, 403},
+		{"challenge malformed", req{method: "POST", path: "/api/v1/challenges", token: A, ctype: "application/json", body: []byte(`[1,2]`)}, 400},
+		{"challenge oversized", req{method: "POST", path: "/api/v1/challenges", token: A, ctype: "application/json", body: big}, 413},
+		{"challenge one bot", req{method: "POST", path: "/api/v1/challenges", token: A, ctype: "application/json", body: []byte(`{"game":"dots-and-boxes","bots":[1]}`)}, 400},
+		{"challenge unknown game", req{method: "POST", path: "/api/v1/challenges", token: A, ctype: "application/json", body: []byte(`{"game":"chess","bots":[1,2]}`)}, 404},
+		{"challenge wrong game's bots", req{method: "POST", path: "/api/v1/challenges", token: A, ctype: "application/json", body: []byte(`{"game":"dots-and-boxes","bots":[7,8]}`)}, 422},
+		{"challenge three in a 2-player game", req{method: "POST", path: "/api/v1/challenges", token: A, ctype: "application/json", body: []byte(`{"game":"dots-and-boxes","bots":[1,2,3]}`)}, 422},
+		{"challenge", req{method: "POST", path: "/api/v1/challenges", token: A, ctype: "application/json", body: []byte(`{"game":"dots-and-boxes","bots":[1,2],"seed":5}`)}, 201},
+		{"challenge by session with CSRF", req{method: "POST", path: "/api/v1/challenges", cookie: cookie, csrf: csrf, ctype: "application/json", body: []byte(`{"game":"dots-and-boxes","bots":[2,1]}`)}, 201},
+		{"challenge cross-origin", req{method: "POST", path: "/api/v1/challenges", cookie: cookie, csrf: csrf, origin: "https://evil.example", ctype: "application/json", body: []byte(`{"game":"dots-and-boxes","bots":[2,1]}`)}, 403},
+		// Elsewhere.
+		{"unknown endpoint", req{method: "GET", path: "/api/v1/nothing"}, 404},
+		{"wrong method", req{method: "PUT", path: "/api/v1/games"}, 404},
+		{"retire own bot", req{method: "POST", path: ids("/api/v1/bots/%d/retire", bobBot), token: B}, 200},
+		{"logout with CSRF", req{method: "DELETE", path: "/api/v1/sessions", cookie: cookie, csrf: csrf}, 200},
+		{"session after logout", req{method: "GET", path: "/api/v1/me", cookie: cookie}, 401},
+	}
+	for _, c := range cases {
+		st, body := c.req.do(t, base)
+		if st != c.want {
+			t.Errorf("%s: %s %s: status %d, want %d: %.200s", c.name, c.req.method, c.req.path, st, c.want, body)
+			continue
+		}
+		if st >= 400 {
+			var e struct{ Error string }
+			if json.Unmarshal(body, &e) != nil || e.Error == "" || strings.Contains(e.Error, "goroutine") {
+				t.Errorf("%s: refusal without a JSON message: %.200s", c.name, body)
+			}
+		}
+	}
+	// Rate limits: sign-up attempts from one address, 10 a minute (6 so
+	// far: two accounts, four refusals).
+	for i := range 5 {
+		st, _ := req{method: "POST", path: "/api/v1/accounts", ctype: "application/json", body: []byte(fmt.Sprintf(`{"handle":"user%d","password":"12345678"}`, i))}.do(t, base)
+		want := 201
+		if i == 4 {
+			want = 429
+		}
+		if st != want {
+			t.Fatalf("sign-up attempt %d in a minute: %d, want %d", 7+i, st, want)
+		}
+	}
+}

@@ -1,0 +1,222 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arenabots/arena/internal/clitest"
+	"github.com/arenabots/arena/internal/server"
+	"github.com/arenabots/arena/internal/store"
+	"github.com/arenabots/arena/internal/store/storetest"
+	"github.com/arenabots/arena/sandbox/wasmtest"
+)
+
+var arenaBin string
+
+func TestMain(m *testing.M) { clitest.Main(m, "../../cmd/arena", &arenaBin) }
+
+// child is `arena serve` as a real process.
+type child struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+func serveChild(t *testing.T, addr, dir, db string) *child {
+	t.Helper()
+	args := []string{"serve", "--addr", addr, "--data", dir, "--workers", "2", "--rest", "0", "--ack-wait", "2s"}
+	if db != "" {
+		args = append(args, "--db", db)
+	}
+	cmd := exec.Command(arenaBin, args...)
+	logf, err := os.OpenFile(dir+"/serve.log", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &child{cmd: cmd, done: make(chan error, 1)}
+	go func() { c.done <- cmd.Wait(); logf.Close() }()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			<-c.done
+		}
+	})
+	waitHealthy(t, "http://"+addr)
+	return c
+}
+
+func openStore(t *testing.T, dir, db string) *store.Store {
+	t.Helper()
+	s, err := store.Open(context.Background(), db, dir, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func allMatches(t *testing.T, s *store.Store, live bool) []store.Match {
+	var out []store.Match
+	f := store.MatchFilter{Live: live, Limit: 200}
+	for {
+		ms, err := s.Matches(context.Background(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, ms...)
+		if len(ms) < f.Limit {
+			return out
+		}
+		f.Before = ms[len(ms)-1].ID
+	}
+}
+
+// TestKill9 kills the server with SIGKILL while matches run, restarts it,
+// and checks that no finished match was lost, that every interrupted match
+// was run again and recorded exactly once (one rating change per seat), and
+// that SIGTERM then stops it cleanly within 10 s.
+func TestKill9(t *testing.T) {
+	for i, d := range []string{store.SQLite, store.Postgres} {
+		t.Run(d, func(t *testing.T) {
+			dir := t.TempDir()
+			db := ""
+			if d == store.Postgres {
+				db = storetest.PostgresURL(t)
+			}
+			addr := fmt.Sprintf("127.0.0.1:%d", 18091+i)
+			c := serveChild(t, addr, dir, db)
+			s := openStore(t, dir, db)
+			deadline := time.Now().Add(60 * time.Second)
+			for len(allMatches(t, s, false)) < 30 {
+				if time.Now().After(deadline) {
+					t.Fatal("fewer than 30 matches in 60 s")
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			c.cmd.Process.Signal(syscall.SIGKILL)
+			<-c.done
+			finished := allMatches(t, s, false)
+			interrupted := allMatches(t, s, true)
+			if len(interrupted) == 0 {
+				t.Fatal("no match was running at the kill; the test proves nothing")
+			}
+			t.Logf("at the kill: %d ended, %d queued or running", len(finished), len(interrupted))
+
+			c = serveChild(t, addr, dir, db)
+			deadline = time.Now().Add(90 * time.Second)
+			for _, m := range interrupted {
+				for {
+					got, err := s.Match(context.Background(), m.ID)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got.State != store.Queued && got.State != store.Running {
+						if got.State != store.Finished {
+							t.Errorf("interrupted match %d ended %s: %s", m.ID, got.State, got.Reason)
+						}
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("interrupted match %d still %s after restart", m.ID, got.State)
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+			}
+			start := time.Now()
+			c.cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case err := <-c.done:
+				if err != nil {
+					t.Fatalf("after SIGTERM: %v", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("SIGTERM: still running after 10 s")
+			}
+			t.Logf("SIGTERM to exit: %v", time.Since(start))
+
+			ctx := context.Background()
+			for _, m := range finished {
+				got, err := s.Match(ctx, m.ID)
+				if err != nil || got.State != m.State || got.Turns != m.Turns {
+					t.Fatalf("finished match %d changed: %+v -> %+v, %v", m.ID, m, got, err)
+				}
+			}
+			// Exactly once: every bot's match count equals its rated finished
+			// matches and its rating history, one entry per match.
+			// A finished rated match waits for the earlier matches of its
+			// bots; SIGTERM may have left some of those queued.
+			ended := allMatches(t, s, false)
+			firstLive := int64(1 << 62)
+			for _, m := range allMatches(t, s, true) {
+				firstLive = min(firstLive, m.ID)
+			}
+			rated := map[int64]int{}
+			for _, m := range ended {
+				if m.Kind == store.KindRated && m.State == store.Finished {
+					if !m.Applied {
+						if m.ID < firstLive {
+							t.Fatalf("match %d finished but not rated, with no earlier match pending", m.ID)
+						}
+						continue
+					}
+					for _, seat := range m.Seats {
+						rated[seat.BotID]++
+					}
+				}
+			}
+			for _, g := range []string{"dots-and-boxes", "lines-and-boxes", "grid-royale"} {
+				bots, err := s.ActiveBots(ctx, g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, b := range bots {
+					h, err := s.RatingHistory(ctx, b.ID, 0, 100000)
+					if err != nil {
+						t.Fatal(err)
+					}
+					seen := map[int64]bool{}
+					for _, p := range h {
+						if seen[p.MatchID] {
+							t.Fatalf("bot %d rated twice for match %d", b.ID, p.MatchID)
+						}
+						seen[p.MatchID] = true
+					}
+					if int(b.Matches) != rated[b.ID] || len(h) != rated[b.ID] {
+						t.Fatalf("bot %d: %d matches counted, %d rating changes, %d rated matches applied", b.ID, b.Matches, len(h), rated[b.ID])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestPushCommand pushes a starter kit with `arena push` as a user would,
+// and a file that is no module, which is refused with the server's reason.
+func TestPushCommand(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) { o.NoMatchmaker = true })
+	tok := signup(t, r.URL, "dave")
+	kit := wasmtest.GoBuild(t, "../../examples/go/dots-and-boxes", "")
+	out, err := exec.Command(arenaBin, "push", "--server", r.URL, "--token", tok, "--game", "dots-and-boxes", "--name", "kit", kit).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "@dave/kit version 1 is active") {
+		t.Fatalf("arena push: %v\n%s", err, out)
+	}
+	bad := t.TempDir() + "/bot.wasm"
+	os.WriteFile(bad, []byte("not a module"), 0o644)
+	out, err = exec.Command(arenaBin, "push", "--server", r.URL, "--token", tok, "--game", "dots-and-boxes", "--name", "kit", bad).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "not a WebAssembly module") {
+		t.Fatalf("arena push of a text file: %v\n%s", err, out)
+	}
+	out, err = exec.Command(arenaBin, "push", "--server", r.URL, "--token", "arena_wrong", "--game", "dots-and-boxes", "--name", "kit", kit).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "401") {
+		t.Fatalf("arena push with a wrong token: %v\n%s", err, out)
+	}
+}

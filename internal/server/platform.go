@@ -1,0 +1,256 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/arenabots/arena/botcheck"
+	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/api"
+	"github.com/arenabots/arena/internal/jobs"
+	"github.com/arenabots/arena/internal/store"
+	"github.com/arenabots/arena/matchmaker"
+	"github.com/arenabots/arena/rating"
+	"github.com/arenabots/arena/replay"
+	"github.com/arenabots/arena/sandbox"
+)
+
+// UploadWait is how long an upload request waits for its smoke match before
+// answering that the check is still running.
+var UploadWait = 90 * time.Second
+
+// Upload checks a module, stores it as a new version of the account's bot,
+// and tries it in a smoke match against a house bot; only a version that
+// gives a majority of ok answers there is activated.
+func (s *Server) Upload(ctx context.Context, acc store.Account, game, name string, wasm []byte) (store.Bot, store.Version, error) {
+	g, err := games.Lookup(game)
+	if err != nil {
+		return store.Bot{}, store.Version{}, api.Errorf(http.StatusNotFound, "no game %q", game)
+	}
+	rt, err := sandbox.Default()
+	if err != nil {
+		return store.Bot{}, store.Version{}, err
+	}
+	if _, err := rt.Compile(ctx, wasm); err != nil {
+		if sandbox.IsRefused(err) {
+			msg := fmt.Sprintf("the module is refused: %v", err)
+			if h := botcheck.Hint(err); h != "" {
+				msg += " (" + h + ")"
+			}
+			return store.Bot{}, store.Version{}, api.Errorf(http.StatusUnprocessableEntity, "%s", msg)
+		}
+		return store.Bot{}, store.Version{}, err
+	}
+	sum := sha256.Sum256(wasm)
+	sha := hex.EncodeToString(sum[:])
+	if err := s.q.PutWasm(ctx, sha, wasm); err != nil {
+		return store.Bot{}, store.Version{}, err
+	}
+	d := rating.Default()
+	b, v, err := s.store.AddVersion(ctx, acc.ID, game, name, sha, wasm, d.Mu, d.Sigma)
+	if err != nil {
+		return store.Bot{}, store.Version{}, err
+	}
+	house, err := s.smokeOpponent(ctx, game)
+	if err != nil {
+		return b, v, err
+	}
+	players := g.Info().Players[0]
+	nm := store.NewMatch{Game: game, Seed: s.seed.Add(1) & (1<<63 - 1), Kind: store.KindSmoke,
+		Seats: []store.SeatRef{{BotID: b.ID, VersionID: v.ID}}}
+	for len(nm.Seats) < players {
+		nm.Seats = append(nm.Seats, store.SeatRef{BotID: house.ID, VersionID: house.ActiveVersion})
+	}
+	done := make(chan struct{})
+	s.mu.Lock()
+	s.waiters[v.ID] = append(s.waiters[v.ID], done)
+	s.mu.Unlock()
+	defer s.unwait(v.ID, done)
+	id, err := s.store.CreateMatch(ctx, nm)
+	if err != nil {
+		return b, v, err
+	}
+	if err := s.store.SetSmokeMatch(ctx, v.ID, id); err != nil {
+		return b, v, err
+	}
+	m, err := s.store.Match(ctx, id)
+	if err != nil {
+		return b, v, err
+	}
+	if err := s.publish(ctx, m); err != nil {
+		return b, v, err
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+	case <-time.After(UploadWait):
+	}
+	v, err = s.store.Version(context.WithoutCancel(ctx), v.ID)
+	if err != nil {
+		return b, v, err
+	}
+	b, err = s.store.Bot(context.WithoutCancel(ctx), b.ID)
+	return b, v, err
+}
+
+func (s *Server) unwait(versionID int64, done chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ws := s.waiters[versionID]
+	for i, w := range ws {
+		if w == done {
+			s.waiters[versionID] = append(ws[:i], ws[i+1:]...)
+			break
+		}
+	}
+	if len(s.waiters[versionID]) == 0 {
+		delete(s.waiters, versionID)
+	}
+}
+
+// smokeOpponent is the house bot an upload first meets: the game's first
+// (simplest) house bot.
+func (s *Server) smokeOpponent(ctx context.Context, game string) (store.Bot, error) {
+	g, err := games.Lookup(game)
+	if err != nil {
+		return store.Bot{}, err
+	}
+	hbs := g.HouseBots()
+	if len(hbs) == 0 {
+		return store.Bot{}, fmt.Errorf("%s has no house bot", game)
+	}
+	return s.store.BotByName(ctx, s.house.ID, game, hbs[0].Name)
+}
+
+// finishSmoke decides an upload once its smoke match has ended.
+func (s *Server) finishSmoke(ctx context.Context, matchID int64) {
+	v, err := s.store.VersionBySmokeMatch(ctx, matchID)
+	if err != nil || v.State != store.VersionChecking {
+		return
+	}
+	m, err := s.store.Match(ctx, matchID)
+	if err != nil {
+		s.log.Error("smoke match", "match", matchID, "err", err)
+		return
+	}
+	accepted, msg := judgeSmoke(m)
+	if !accepted {
+		// The checker's advice on the usual mistakes (debug text on stdout,
+		// answers that never come), read from the smoke match's replay.
+		if data, err := s.store.Replay(ctx, matchID); err == nil {
+			if r, err := replay.Parse(data); err == nil {
+				for _, h := range botcheck.ReplayHints(r, 0) {
+					msg += " " + h
+				}
+			}
+		}
+	}
+	b, err := s.store.Bot(ctx, v.BotID)
+	if err != nil {
+		s.log.Error("smoke match", "match", matchID, "err", err)
+		return
+	}
+	sigma := rating.Rating{Mu: b.Mu, Sigma: b.Sigma}.NewVersion().Sigma
+	if err := s.store.FinishCheck(ctx, v.ID, accepted, msg, matchID, sigma); err != nil {
+		s.log.Error("smoke match", "match", matchID, "err", err)
+		return
+	}
+	s.log.Info("upload checked", "bot", b.ID, "version", v.Number, "accepted", accepted)
+	s.mu.Lock()
+	for _, w := range s.waiters[v.ID] {
+		close(w)
+	}
+	delete(s.waiters, v.ID)
+	s.mu.Unlock()
+	s.wake()
+}
+
+// judgeSmoke accepts a version whose seat (seat 0) gave a majority of ok
+// answers among those the game applied, and otherwise says why not.
+func judgeSmoke(m store.Match) (bool, string) {
+	if m.State == store.Failed {
+		return false, fmt.Sprintf("refused: the smoke match (match %d) could not be run: %s", m.ID, m.Reason)
+	}
+	if len(m.Seats) == 0 {
+		return false, "refused: the smoke match has no seats"
+	}
+	st := m.Seats[0].Statuses
+	total := 0
+	var parts []string
+	for k, n := range st {
+		if k == "ignored" {
+			continue
+		}
+		total += n
+		parts = append(parts, fmt.Sprintf("%s %d", k, n))
+	}
+	sort.Strings(parts)
+	ok := st["ok"]
+	opp := "@" + m.Seats[len(m.Seats)-1].Handle + "/" + m.Seats[len(m.Seats)-1].BotName
+	summary := fmt.Sprintf("%d of %d answers ok in the smoke match against %s (match %d; %s)", ok, total, opp, m.ID, strings.Join(parts, ", "))
+	if total > 0 && 2*ok > total {
+		return true, "accepted: " + summary
+	}
+	msg := "refused: only " + summary + "; a bot needs a majority of ok answers."
+	spent := st["fuel"] + st["timeout"] + st["retired"]
+	switch {
+	case spent*2 >= total && spent > 0:
+		msg += " It ran out of fuel (or time) on most turns: it loops forever or thinks too long for its tank; answer each observation within its fuel (see the bot protocol)."
+	case st["malformed"] > 0:
+		msg += " Malformed answers: each answer must be one JSON object on one line, in the game's action format."
+	case st["illegal"] > 0:
+		msg += " Illegal answers: read the observation and answer with a legal move."
+	case st["crash"] > 0:
+		msg += " It crashed (trap, exit or closed stdout): it must keep reading observations until stdin closes."
+	}
+	return false, msg
+}
+
+// Challenge schedules an unrated match between active bots of a game.
+func (s *Server) Challenge(ctx context.Context, game string, botIDs []int64, seed uint64) (int64, error) {
+	g, err := games.Lookup(game)
+	if err != nil {
+		return 0, api.Errorf(http.StatusNotFound, "no game %q", game)
+	}
+	live, err := s.store.CountLive(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if live >= 8*s.pool.Size()+8 {
+		return 0, api.Errorf(http.StatusServiceUnavailable, "the match queue is full (%d matches waiting); try again in a minute", live)
+	}
+	bots, err := s.store.ActiveBots(ctx, game)
+	if err != nil {
+		return 0, err
+	}
+	var active []matchmaker.Bot
+	for _, b := range bots {
+		active = append(active, matchmaker.Bot{ID: b.ID, Version: b.ActiveVersion, Rating: rating.Rating{Mu: b.Mu, Sigma: b.Sigma}, Order: b.ActiveVersion})
+	}
+	j, err := matchmaker.Challenge(g.Info().Players, active, botIDs, seed&(1<<63-1))
+	if err != nil {
+		return 0, api.Errorf(http.StatusUnprocessableEntity, "%v", err)
+	}
+	nm := store.NewMatch{Game: game, Seed: j.Seed, Kind: store.KindChallenge}
+	for _, seat := range j.Seats {
+		nm.Seats = append(nm.Seats, store.SeatRef{BotID: seat.Bot, VersionID: seat.Version})
+	}
+	return s.schedule(ctx, nm)
+}
+
+// Live calls fn with every turn of a running match, as JSON, until stop.
+func (s *Server) Live(matchID int64, fn func([]byte)) (stop func(), err error) {
+	sub, err := s.nc.Subscribe(jobs.LiveSubject(matchID), func(m *nats.Msg) { fn(m.Data) })
+	if err != nil {
+		return nil, err
+	}
+	return func() { sub.Unsubscribe() }, nil
+}

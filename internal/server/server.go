@@ -1,0 +1,283 @@
+// Package server is `arena serve`: it opens the store, starts the embedded
+// NATS server and the in-process workers, seeds the house bots, keeps the
+// matchmaker filling the work queue, records results and ratings, and serves
+// the JSON API (package internal/api), /healthz and /metrics, with room for
+// the site's pages beside them (Options.Site).
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	natsserver "github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+
+	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/api"
+	"github.com/arenabots/arena/internal/jobs"
+	"github.com/arenabots/arena/internal/store"
+	"github.com/arenabots/arena/rating"
+	"github.com/arenabots/arena/worker"
+)
+
+// Options configures a server.
+type Options struct {
+	Addr    string // default 127.0.0.1:8080
+	DataDir string // default ./arena-data
+	DB      string // database URL; empty: SQLite under DataDir
+	// Workers is the number of in-process workers; 0 means one per core.
+	Workers int
+	// AckWait is the job heartbeat window (jobs.Config); 0 for the default.
+	AckWait time.Duration
+	// Site, when set, serves every path outside /api/, /healthz and /metrics.
+	Site http.Handler
+	Log  *slog.Logger
+	// Rest is the least time between two rated matches of a bot outside a
+	// new version's burst of matches; 0 means none. `arena serve` uses 10 s.
+	Rest time.Duration
+	// Games, when set, limits rated matches to these games (by id).
+	Games []string
+	// NoMatchmaker turns off the rated matches (for tests of other parts).
+	NoMatchmaker bool
+	// TrustProxy makes the API take the client's address from
+	// X-Forwarded-For (only behind a reverse proxy that sets it).
+	TrustProxy bool
+}
+
+// Server is a running platform.
+type Server struct {
+	opt     Options
+	log     *slog.Logger
+	store   *store.Store
+	ns      *natsserver.Server
+	nc      *nats.Conn
+	q       *jobs.Queue
+	pool    *worker.Pool
+	metrics *metrics
+	handler http.Handler
+	api     http.Handler
+	ready   atomic.Bool
+	house   store.Account
+
+	kick    chan struct{} // wakes the matchmaker
+	mu      sync.Mutex
+	waiters map[int64][]chan struct{} // version id -> waiting uploads
+	seed    atomic.Uint64
+}
+
+// New opens everything the server needs; Run serves.
+func New(ctx context.Context, opt Options) (*Server, error) {
+	if opt.Addr == "" {
+		opt.Addr = "127.0.0.1:8080"
+	}
+	if opt.DataDir == "" {
+		opt.DataDir = "arena-data"
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.NumCPU()
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	if err := os.MkdirAll(opt.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	s := &Server{opt: opt, log: opt.Log, kick: make(chan struct{}, 1), waiters: map[int64][]chan struct{}{}}
+	var err error
+	s.store, err = store.Open(ctx, opt.DB, opt.DataDir, store.Options{
+		Score: func(mu, sigma float64) float64 { return rating.Rating{Mu: mu, Sigma: sigma}.Ordinal() },
+	})
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*Server, error) {
+		s.close()
+		return nil, err
+	}
+	if s.ns, err = jobs.StartServer(filepath.Join(opt.DataDir, "nats")); err != nil {
+		return fail(err)
+	}
+	if s.nc, err = jobs.Connect(s.ns); err != nil {
+		return fail(err)
+	}
+	if s.q, err = jobs.Setup(ctx, s.nc, jobs.Config{AckWait: opt.AckWait}); err != nil {
+		return fail(err)
+	}
+	if s.pool, err = worker.New(s.q, worker.Options{Workers: opt.Workers, CacheDir: filepath.Join(opt.DataDir, "modules"), Log: opt.Log}); err != nil {
+		return fail(err)
+	}
+	if err := s.seedHouse(ctx); err != nil {
+		return fail(err)
+	}
+	s.metrics = newMetrics()
+	s.seed.Store(uint64(time.Now().UnixNano()))
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		if !s.ready.Load() {
+			http.Error(w, "starting", http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ok\n"))
+	})
+	mux.Handle("GET /metrics", s.metrics.handler())
+	s.api = api.New(s.store, s, api.Options{Log: opt.Log, TrustProxy: opt.TrustProxy})
+	mux.Handle("/api/", s.api)
+	if opt.Site != nil {
+		mux.Handle("/", opt.Site)
+	}
+	s.handler = mux
+	return s, nil
+}
+
+// Handler is the server's whole HTTP handler.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// API is the JSON API's handler alone (the site calls it in-process).
+func (s *Server) API() http.Handler { return s.api }
+
+// Store is the server's store (for tests and tools).
+func (s *Server) Store() *store.Store { return s.store }
+
+// seedHouse makes the @house account and its bots: every game's house bots
+// are on its leaderboard from the first start.
+func (s *Server) seedHouse(ctx context.Context) error {
+	a, err := s.store.AccountByHandle(ctx, api.HouseHandle)
+	if errors.Is(err, store.ErrNotFound) {
+		// "!" is no bcrypt hash: nobody can log in as the house.
+		a, err = s.store.CreateAccount(ctx, api.HouseHandle, "!")
+		if errors.Is(err, store.ErrExists) {
+			a, err = s.store.AccountByHandle(ctx, api.HouseHandle)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("house account: %w", err)
+	}
+	s.house = a
+	r := rating.Default()
+	for _, g := range games.All() {
+		for _, hb := range g.HouseBots() {
+			if _, err := s.store.EnsureHouseBot(ctx, a.ID, g.Info().ID, hb.Name, "builtin:"+hb.Name, r.Mu, r.Sigma); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Run serves until ctx is done, then stops within 10 s: it stops taking
+// requests and jobs, hands running matches back to the queue (they run again
+// at the next start), and closes everything.
+func (s *Server) Run(ctx context.Context) error {
+	ln, err := net.Listen("tcp", s.opt.Addr)
+	if err != nil {
+		s.close()
+		return err
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve is Run on a listener.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	defer s.close()
+	work, stopWork := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	start := func(f func(context.Context)) {
+		wg.Add(1)
+		go func() { defer wg.Done(); f(work) }()
+	}
+	start(s.pool.Run)
+	start(s.record)
+	if err := s.requeue(ctx); err != nil {
+		s.log.Error("requeue", "err", err)
+	}
+	if !s.opt.NoMatchmaker {
+		start(s.matchmake)
+	}
+	hs := &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	s.ready.Store(true)
+	s.log.Info("arena serve: ready", "addr", ln.Addr().String(), "data", s.opt.DataDir, "db", s.store.Dialect(), "workers", s.pool.Size())
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-errc:
+	}
+	s.ready.Store(false)
+	s.log.Info("arena serve: stopping")
+	shutCtx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	hs.Shutdown(shutCtx) // SSE streams end with the context below
+	cancel()
+	hs.Close()
+	stopWork()
+	wg.Wait()
+	s.log.Info("arena serve: stopped")
+	if errors.Is(serveErr, http.ErrServerClosed) {
+		serveErr = nil
+	}
+	return serveErr
+}
+
+func (s *Server) close() {
+	if s.nc != nil {
+		s.nc.Drain()
+		s.nc.Close()
+	}
+	if s.ns != nil {
+		s.ns.Shutdown()
+		s.ns.WaitForShutdown()
+	}
+	if s.store != nil {
+		s.store.Close()
+	}
+}
+
+// requeue publishes every match that is queued or running in the store: the
+// ones a crash interrupted, and any whose job was never published. Jobs
+// still in the stream are deduplicated by match id within the stream's
+// window; beyond it a match may run twice, but is recorded once.
+func (s *Server) requeue(ctx context.Context) error {
+	ms, err := s.store.Unfinished(ctx)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if err := s.publish(ctx, m); err != nil {
+			return err
+		}
+	}
+	if len(ms) > 0 {
+		s.log.Info("requeued unfinished matches", "count", len(ms))
+	}
+	if err := s.store.ApplyPending(ctx, rate); err != nil {
+		return err
+	}
+	// Uploads whose smoke match ended while the server was down.
+	vs, err := s.store.Checking(ctx)
+	if err != nil {
+		return err
+	}
+	for _, v := range vs {
+		if v.SmokeMatch != 0 {
+			s.finishSmoke(ctx, v.SmokeMatch)
+		}
+	}
+	return nil
+}
+
+func (s *Server) wake() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}

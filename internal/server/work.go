@@ -1,0 +1,249 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/jobs"
+	"github.com/arenabots/arena/internal/store"
+	"github.com/arenabots/arena/matchmaker"
+	"github.com/arenabots/arena/rating"
+)
+
+// publish sends a stored match to the work queue.
+func (s *Server) publish(ctx context.Context, m store.Match) error {
+	j := jobs.Job{MatchID: m.ID, Game: m.Game, Params: m.Params, Seed: m.Seed}
+	for _, seat := range m.Seats {
+		b, err := s.store.Bot(ctx, seat.BotID)
+		if err != nil {
+			return err
+		}
+		if b.Spec != "" {
+			j.Seats = append(j.Seats, jobs.Seat{Builtin: b.Spec})
+			continue
+		}
+		v, err := s.store.Version(ctx, seat.VersionID)
+		if err != nil {
+			return err
+		}
+		j.Seats = append(j.Seats, jobs.Seat{Wasm: v.SHA256})
+	}
+	return s.q.Publish(ctx, j)
+}
+
+// schedule stores a match and publishes its job.
+func (s *Server) schedule(ctx context.Context, nm store.NewMatch) (int64, error) {
+	id, err := s.store.CreateMatch(ctx, nm)
+	if err != nil {
+		return 0, err
+	}
+	m, err := s.store.Match(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.publish(ctx, m); err != nil {
+		// The match stays queued in the store; the next start publishes it.
+		return id, err
+	}
+	s.metrics.queued.Inc()
+	return id, nil
+}
+
+// record takes results off the result stream and records them, until ctx
+// ends. A result is acknowledged only once it is committed, so a crash
+// between the two records it again at the next start, which is a no-op.
+func (s *Server) record(ctx context.Context) {
+	for ctx.Err() == nil {
+		msg, err := s.q.Results.Next(jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			continue
+		}
+		var r jobs.Result
+		if err := json.Unmarshal(msg.Data(), &r); err != nil {
+			s.log.Error("undecodable result dropped", "err", err)
+			msg.Term()
+			continue
+		}
+		if err := s.recordOne(ctx, r); err != nil {
+			s.log.Error("record", "match", r.MatchID, "err", err)
+			// A result that cannot be recorded after a few tries ends its
+			// match as failed rather than loop.
+			if md, merr := msg.Metadata(); merr == nil && md.NumDelivered >= 5 && ctx.Err() == nil {
+				if _, ferr := s.store.FailMatch(ctx, r.MatchID, "its result could not be recorded: "+err.Error()); ferr == nil {
+					msg.Term()
+					continue
+				}
+			}
+			msg.NakWithDelay(time.Second)
+			continue
+		}
+		msg.Ack()
+		s.wake()
+	}
+}
+
+func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
+	m, err := s.store.Match(ctx, r.MatchID)
+	if errors.Is(err, store.ErrNotFound) {
+		s.log.Warn("result for an unknown match dropped", "match", r.MatchID)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if r.Error != "" {
+		ok, err := s.store.FailMatch(ctx, r.MatchID, r.Error)
+		if err != nil {
+			return err
+		}
+		if ok {
+			s.metrics.matches.WithLabelValues(m.Game, store.Failed).Inc()
+			// Later rated matches of its bots may have waited for it.
+			if err := s.store.ApplyPending(ctx, rate); err != nil {
+				return err
+			}
+		}
+	} else {
+		res := store.Result{MatchID: r.MatchID, Turns: r.Turns, Replay: r.Replay}
+		for _, sr := range r.Seats {
+			res.Seats = append(res.Seats, store.SeatResult{Score: sr.Score, Place: sr.Place, Statuses: sr.Statuses, Fuel: sr.Fuel, Stderr: sr.Stderr})
+		}
+		ok, err := s.store.RecordMatch(ctx, res, rate)
+		if err != nil {
+			return err
+		}
+		if ok {
+			s.metrics.observe(m.Game, r)
+		}
+	}
+	if m.Kind == store.KindSmoke {
+		s.finishSmoke(ctx, r.MatchID)
+	}
+	return nil
+}
+
+// rate applies Weng-Lin to a match.
+func rate(before []store.Rating, places []int) []store.Rating {
+	in := make([]rating.Rating, len(before))
+	for i, r := range before {
+		in[i] = rating.Rating{Mu: r.Mu, Sigma: r.Sigma}
+	}
+	out := rating.Update(in, places)
+	res := make([]store.Rating, len(out))
+	for i, r := range out {
+		res[i] = store.Rating{Mu: r.Mu, Sigma: r.Sigma}
+	}
+	return res
+}
+
+// matchmake keeps the work queue as full as the workers can take, and no
+// fuller: rated matches are created only while fewer than one per worker
+// are queued or running.
+func (s *Server) matchmake(ctx context.Context) {
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	turn := 0
+	for {
+		if err := s.fill(ctx, turn); err != nil && ctx.Err() == nil {
+			s.log.Error("matchmaker", "err", err)
+		}
+		turn++
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-s.kick:
+		}
+	}
+}
+
+func (s *Server) fill(ctx context.Context, turn int) error {
+	live, err := s.store.CountLive(ctx)
+	if err != nil {
+		return err
+	}
+	s.metrics.depth.Set(float64(live))
+	free := s.pool.Size() - live
+	all := games.All()
+	if len(s.opt.Games) > 0 {
+		all = slices.DeleteFunc(slices.Clone(all), func(g game.Game) bool { return !slices.Contains(s.opt.Games, g.Info().ID) })
+	}
+	for i := range all {
+		if free <= 0 || len(all) == 0 {
+			return nil
+		}
+		g := all[(turn+i)%len(all)]
+		n, err := s.fillGame(ctx, g.Info().ID, g.Info().Players, free)
+		if err != nil {
+			return err
+		}
+		free -= n
+	}
+	return nil
+}
+
+func (s *Server) fillGame(ctx context.Context, game string, players []int, free int) (int, error) {
+	bots, err := s.store.ActiveBots(ctx, game)
+	if err != nil {
+		return 0, err
+	}
+	recent, err := s.store.RecentRated(ctx, game, 200)
+	if err != nil {
+		return 0, err
+	}
+	played, err := s.store.VersionPlayed(ctx, game)
+	if err != nil {
+		return 0, err
+	}
+	// Outside a new version's burst, a bot rests Options.Rest between rated
+	// matches: the ladder needs a steady trickle, not every core forever.
+	var resting map[int64]int
+	if rest := s.opt.Rest; rest > 0 {
+		burst := false
+		for _, b := range bots {
+			if played[b.ActiveVersion] < matchmaker.DefaultBurst && b.Spec == "" {
+				burst = true
+			}
+		}
+		if !burst {
+			if resting, err = s.store.RecentMatches(ctx, game, time.Now().Add(-rest)); err != nil {
+				return 0, err
+			}
+		}
+	}
+	counts := map[int64]int{}
+	req := matchmaker.Request{Players: players, Free: free, Seed: s.seed.Add(1)}
+	for _, p := range recent {
+		req.Recent = append(req.Recent, matchmaker.Pairing(p))
+		for _, id := range p {
+			counts[id]++
+		}
+	}
+	for _, b := range bots {
+		if resting[b.ID] > 0 {
+			continue
+		}
+		req.Bots = append(req.Bots, matchmaker.Bot{ID: b.ID, Version: b.ActiveVersion, Rating: rating.Rating{Mu: b.Mu, Sigma: b.Sigma},
+			Recent: counts[b.ID], Played: played[b.ActiveVersion], Order: b.ActiveVersion})
+	}
+	n := 0
+	for _, j := range matchmaker.Next(req) {
+		nm := store.NewMatch{Game: game, Seed: j.Seed & (1<<63 - 1), Kind: store.KindRated}
+		for _, seat := range j.Seats {
+			nm.Seats = append(nm.Seats, store.SeatRef{BotID: seat.Bot, VersionID: seat.Version})
+		}
+		if _, err := s.schedule(ctx, nm); err != nil {
+			return n, fmt.Errorf("schedule: %w", err)
+		}
+		n++
+	}
+	return n, nil
+}

@@ -1,0 +1,353 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Bot is a player's named bot for one game, with its rating. The rating
+// belongs to the bot, not the version: a new version keeps the mean.
+type Bot struct {
+	ID            int64
+	AccountID     int64
+	Handle        string
+	Game          string
+	Name          string
+	Spec          string // "builtin:NAME" for house bots, empty for uploads
+	Retired       bool
+	ActiveVersion int64 // 0: none active yet
+	Mu, Sigma     float64
+	Score         float64
+	Matches       int64
+	CreatedAt     time.Time
+}
+
+// Version states.
+const (
+	VersionChecking = "checking"
+	VersionActive   = "active"
+	VersionRefused  = "refused"
+	VersionOld      = "replaced"
+)
+
+// Version is one upload of a bot.
+type Version struct {
+	ID         int64
+	BotID      int64
+	Number     int64
+	SHA256     string
+	Size       int64
+	State      string
+	Message    string
+	SmokeMatch int64
+	CreatedAt  time.Time
+}
+
+const botColumns = `b.id, b.account_id, a.handle, b.game, b.name, b.spec, b.retired, COALESCE(b.active_version, 0), b.mu, b.sigma, b.score, b.matches, b.created_at`
+
+func scanBot(sc interface{ Scan(...any) error }) (Bot, error) {
+	var b Bot
+	var retired int
+	var created int64
+	err := sc.Scan(&b.ID, &b.AccountID, &b.Handle, &b.Game, &b.Name, &b.Spec, &retired, &b.ActiveVersion, &b.Mu, &b.Sigma, &b.Score, &b.Matches, &created)
+	b.Retired = retired != 0
+	b.CreatedAt = time.UnixMilli(created)
+	return b, err
+}
+
+// EnsureHouseBot makes sure the house bot exists and is active with the
+// given initial rating; it returns it as stored.
+func (s *Store) EnsureHouseBot(ctx context.Context, accountID int64, game, name, spec string, mu, sigma float64) (Bot, error) {
+	b, err := s.BotByName(ctx, accountID, game, name)
+	if err == nil {
+		return b, nil
+	}
+	if !errors.Is(err, ErrNotFound) {
+		return Bot{}, err
+	}
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		var id int64
+		if err := tx.QueryRowContext(ctx, s.q(`INSERT INTO bots (account_id, game, name, spec, mu, sigma, score, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			accountID, game, name, spec, mu, sigma, s.score(mu, sigma), now()).Scan(&id); err != nil {
+			return err
+		}
+		var vid int64
+		if err := tx.QueryRowContext(ctx, s.q(`INSERT INTO versions (bot_id, number, sha256, size, state, created_at) VALUES (?, 1, '', 0, ?, ?) RETURNING id`),
+			id, VersionActive, now()).Scan(&vid); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, s.q(`UPDATE bots SET active_version = ? WHERE id = ?`), vid, id)
+		return err
+	})
+	if err != nil && !isUnique(err) {
+		return Bot{}, fmt.Errorf("store: house bot %s/%s: %w", game, name, err)
+	}
+	return s.BotByName(ctx, accountID, game, name)
+}
+
+// Bot finds a bot by id.
+func (s *Store) Bot(ctx context.Context, id int64) (Bot, error) {
+	return s.oneBot(ctx, `b.id = ?`, id)
+}
+
+// BotByName finds a player's bot for a game by name.
+func (s *Store) BotByName(ctx context.Context, accountID int64, game, name string) (Bot, error) {
+	return s.oneBot(ctx, `b.account_id = ? AND b.game = ? AND b.name = ?`, accountID, game, name)
+}
+
+func (s *Store) oneBot(ctx context.Context, where string, args ...any) (Bot, error) {
+	b, err := scanBot(s.r.QueryRowContext(ctx, s.q(`SELECT `+botColumns+` FROM bots b JOIN accounts a ON a.id = b.account_id WHERE `+where), args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Bot{}, ErrNotFound
+	}
+	if err != nil {
+		return Bot{}, fmt.Errorf("store: bot: %w", err)
+	}
+	return b, nil
+}
+
+// BotsOf lists an account's bots, by game then name.
+func (s *Store) BotsOf(ctx context.Context, accountID int64) ([]Bot, error) {
+	return s.bots(ctx, `b.account_id = ? ORDER BY b.game, b.name`, accountID)
+}
+
+// ActiveBots lists the bots of a game that can play: not retired, with an
+// active version.
+func (s *Store) ActiveBots(ctx context.Context, game string) ([]Bot, error) {
+	return s.bots(ctx, `b.game = ? AND b.retired = 0 AND b.active_version IS NOT NULL ORDER BY b.id`, game)
+}
+
+func (s *Store) bots(ctx context.Context, where string, args ...any) ([]Bot, error) {
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+botColumns+` FROM bots b JOIN accounts a ON a.id = b.account_id WHERE `+where), args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: bots: %w", err)
+	}
+	defer rows.Close()
+	var out []Bot
+	for rows.Next() {
+		b, err := scanBot(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: bots: %w", err)
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// AddVersion stores an uploaded module as a new version of the account's
+// named bot (creating the bot with the initial rating when it is new), in
+// state VersionChecking.
+func (s *Store) AddVersion(ctx context.Context, accountID int64, game, name, sha string, wasm []byte, mu, sigma float64) (Bot, Version, error) {
+	var v Version
+	var botID int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO wasm (sha256, data) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING`), sha, wasm); err != nil {
+			return err
+		}
+		var retired int
+		err := tx.QueryRowContext(ctx, s.q(`SELECT id, retired FROM bots WHERE account_id = ? AND game = ? AND name = ?`+s.forUpdate()), accountID, game, name).Scan(&botID, &retired)
+		if errors.Is(err, sql.ErrNoRows) {
+			err = tx.QueryRowContext(ctx, s.q(`INSERT INTO bots (account_id, game, name, mu, sigma, score, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+				accountID, game, name, mu, sigma, s.score(mu, sigma), now()).Scan(&botID)
+		}
+		if err != nil {
+			return err
+		}
+		var n int64
+		if err := tx.QueryRowContext(ctx, s.q(`SELECT COALESCE(MAX(number), 0) FROM versions WHERE bot_id = ?`), botID).Scan(&n); err != nil {
+			return err
+		}
+		v = Version{BotID: botID, Number: n + 1, SHA256: sha, Size: int64(len(wasm)), State: VersionChecking, CreatedAt: time.UnixMilli(now())}
+		return tx.QueryRowContext(ctx, s.q(`INSERT INTO versions (bot_id, number, sha256, size, state, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`),
+			botID, v.Number, sha, v.Size, v.State, v.CreatedAt.UnixMilli()).Scan(&v.ID)
+	})
+	if err != nil {
+		return Bot{}, Version{}, fmt.Errorf("store: add version: %w", err)
+	}
+	b, err := s.Bot(ctx, botID)
+	return b, v, err
+}
+
+// FinishCheck records the outcome of a version's checks. An accepted version
+// becomes the bot's active one (un-retiring the bot), keeps the bot's mean
+// and takes sigma as its new uncertainty.
+func (s *Store) FinishCheck(ctx context.Context, versionID int64, accepted bool, message string, smokeMatch int64, sigma float64) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var botID int64
+		if err := tx.QueryRowContext(ctx, s.q(`SELECT bot_id FROM versions WHERE id = ?`), versionID).Scan(&botID); err != nil {
+			return fmt.Errorf("store: version %d: %w", versionID, err)
+		}
+		state := VersionRefused
+		if accepted {
+			state = VersionActive
+		}
+		var sm any
+		if smokeMatch != 0 {
+			sm = smokeMatch
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE versions SET state = ?, message = ?, smoke_match = ? WHERE id = ?`), state, message, sm, versionID); err != nil {
+			return err
+		}
+		if !accepted {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE versions SET state = ? WHERE bot_id = ? AND state = ? AND id <> ?`), VersionOld, botID, VersionActive, versionID); err != nil {
+			return err
+		}
+		var mu float64
+		if err := tx.QueryRowContext(ctx, s.q(`SELECT mu FROM bots WHERE id = ?`+s.forUpdate()), botID).Scan(&mu); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, s.q(`UPDATE bots SET active_version = ?, retired = 0, sigma = ?, score = ? WHERE id = ?`),
+			versionID, sigma, finite(s.score(mu, sigma)), botID)
+		return err
+	})
+}
+
+// Versions lists a bot's versions, newest first.
+func (s *Store) Versions(ctx context.Context, botID int64) ([]Version, error) {
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT id, bot_id, number, sha256, size, state, message, COALESCE(smoke_match, 0), created_at FROM versions WHERE bot_id = ? ORDER BY number DESC`), botID)
+	if err != nil {
+		return nil, fmt.Errorf("store: versions: %w", err)
+	}
+	defer rows.Close()
+	var out []Version
+	for rows.Next() {
+		var v Version
+		var created int64
+		if err := rows.Scan(&v.ID, &v.BotID, &v.Number, &v.SHA256, &v.Size, &v.State, &v.Message, &v.SmokeMatch, &created); err != nil {
+			return nil, fmt.Errorf("store: versions: %w", err)
+		}
+		v.CreatedAt = time.UnixMilli(created)
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// Version finds a version by id.
+func (s *Store) Version(ctx context.Context, id int64) (Version, error) {
+	var v Version
+	var created int64
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT id, bot_id, number, sha256, size, state, message, COALESCE(smoke_match, 0), created_at FROM versions WHERE id = ?`), id).
+		Scan(&v.ID, &v.BotID, &v.Number, &v.SHA256, &v.Size, &v.State, &v.Message, &v.SmokeMatch, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Version{}, ErrNotFound
+	}
+	if err != nil {
+		return Version{}, fmt.Errorf("store: version: %w", err)
+	}
+	v.CreatedAt = time.UnixMilli(created)
+	return v, nil
+}
+
+// Retire takes a bot off the ladder; it keeps its history.
+func (s *Store) Retire(ctx context.Context, botID int64) error {
+	_, err := s.w.ExecContext(ctx, s.q(`UPDATE bots SET retired = 1 WHERE id = ?`), botID)
+	if err != nil {
+		return fmt.Errorf("store: retire: %w", err)
+	}
+	return nil
+}
+
+// Wasm returns a stored module by its sha256.
+func (s *Store) Wasm(ctx context.Context, sha string) ([]byte, error) {
+	var data []byte
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT data FROM wasm WHERE sha256 = ?`), sha).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: wasm: %w", err)
+	}
+	return data, nil
+}
+
+// LeaderRow is one line of a leaderboard.
+type LeaderRow struct {
+	Rank int64
+	Bot  Bot
+}
+
+// Cursor is a keyset position in a leaderboard: the last row shown.
+type Cursor struct {
+	Score float64
+	ID    int64
+	Rank  int64
+}
+
+// Leaderboard lists a game's playing bots by score, best first, limit rows
+// after the cursor (nil: from the top). Keyset pagination: the cost of a page
+// does not grow with its depth.
+func (s *Store) Leaderboard(ctx context.Context, game string, after *Cursor, limit int) ([]LeaderRow, error) {
+	where := `b.game = ? AND b.retired = 0 AND b.active_version IS NOT NULL`
+	args := []any{game}
+	rank := int64(0)
+	if after != nil {
+		where += ` AND (b.score < ? OR (b.score = ? AND b.id > ?))`
+		args = append(args, after.Score, after.Score, after.ID)
+		rank = after.Rank
+	}
+	args = append(args, limit)
+	bots, err := s.bots(ctx, where+` ORDER BY b.score DESC, b.id LIMIT ?`, args...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]LeaderRow, len(bots))
+	for i, b := range bots {
+		rank++
+		out[i] = LeaderRow{Rank: rank, Bot: b}
+	}
+	return out, nil
+}
+
+// SetSmokeMatch links a version to the match that tries it.
+func (s *Store) SetSmokeMatch(ctx context.Context, versionID, matchID int64) error {
+	_, err := s.w.ExecContext(ctx, s.q(`UPDATE versions SET smoke_match = ? WHERE id = ?`), matchID, versionID)
+	if err != nil {
+		return fmt.Errorf("store: smoke match: %w", err)
+	}
+	return nil
+}
+
+// VersionBySmokeMatch finds the version a smoke match tries.
+func (s *Store) VersionBySmokeMatch(ctx context.Context, matchID int64) (Version, error) {
+	var id int64
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT id FROM versions WHERE smoke_match = ?`), matchID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Version{}, ErrNotFound
+	}
+	if err != nil {
+		return Version{}, fmt.Errorf("store: version by smoke match: %w", err)
+	}
+	return s.Version(ctx, id)
+}
+
+// Checking lists versions whose checks have not finished.
+func (s *Store) Checking(ctx context.Context) ([]Version, error) {
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT id FROM versions WHERE state = ? ORDER BY id`), VersionChecking)
+	if err != nil {
+		return nil, fmt.Errorf("store: checking: %w", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	var out []Version
+	for _, id := range ids {
+		v, err := s.Version(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

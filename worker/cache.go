@@ -1,0 +1,140 @@
+package worker
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"sync"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Cache keeps bot modules fetched from the object store as files named by
+// their sha256, bounded in total size: the least recently used go first.
+// (Compiled code is cached by the sandbox's runtime, also by sha256, so a
+// module is compiled once per process.)
+type Cache struct {
+	dir   string
+	max   int64
+	src   jetstream.ObjectStore
+	mu    sync.Mutex
+	clock uint64
+	files map[string]*cached
+	total int64
+}
+
+type cached struct {
+	size int64
+	used uint64
+}
+
+var shaPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// NewCache opens (creating) a cache directory; max <= 0 means 1 GiB.
+func NewCache(dir string, max int64, src jetstream.ObjectStore) (*Cache, error) {
+	if max <= 0 {
+		max = 1 << 30
+	}
+	if dir == "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "arena-worker-cache-"); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("worker: cache: %w", err)
+	}
+	c := &Cache{dir: dir, max: max, src: src, files: map[string]*cached{}}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		name := e.Name()
+		if len(name) == 64+5 && shaPattern.MatchString(name[:64]) && filepath.Ext(name) == ".wasm" {
+			if info, err := e.Info(); err == nil {
+				c.files[name[:64]] = &cached{size: info.Size()}
+				c.total += info.Size()
+			}
+		}
+	}
+	return c, nil
+}
+
+// Path returns the path of the module with this sha256, fetching it when it
+// is not cached.
+func (c *Cache) Path(ctx context.Context, sha string) (string, error) {
+	if !shaPattern.MatchString(sha) {
+		return "", fmt.Errorf("module id %q is not a sha256", sha)
+	}
+	path := filepath.Join(c.dir, sha+".wasm")
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.clock++
+	if f, ok := c.files[sha]; ok {
+		f.used = c.clock
+		return path, nil
+	}
+	data, err := c.src.GetBytes(ctx, sha)
+	if err != nil {
+		if errors.Is(err, jetstream.ErrObjectNotFound) {
+			return "", errRetry{fmt.Errorf("module %s is not in the object store (yet)", sha)}
+		}
+		return "", errRetry{fmt.Errorf("fetch module %s: %w", sha, err)}
+	}
+	sum := sha256.Sum256(data)
+	if hex.EncodeToString(sum[:]) != sha {
+		return "", fmt.Errorf("module %s: object store holds different bytes", sha)
+	}
+	tmp, err := os.CreateTemp(c.dir, sha+".*.tmp")
+	if err != nil {
+		return "", errRetry{err}
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return "", errRetry{fmt.Errorf("cache module: %v %v", werr, cerr)}
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return "", errRetry{err}
+	}
+	c.files[sha] = &cached{size: int64(len(data)), used: c.clock}
+	c.total += int64(len(data))
+	c.evict(sha)
+	return path, nil
+}
+
+// evict removes least recently used files until the cache fits, never keep.
+func (c *Cache) evict(keep string) {
+	if c.total <= c.max {
+		return
+	}
+	shas := make([]string, 0, len(c.files))
+	for s := range c.files {
+		shas = append(shas, s)
+	}
+	sort.Slice(shas, func(i, j int) bool { return c.files[shas[i]].used < c.files[shas[j]].used })
+	for _, s := range shas {
+		if c.total <= c.max {
+			break
+		}
+		if s == keep {
+			continue
+		}
+		os.Remove(filepath.Join(c.dir, s+".wasm"))
+		c.total -= c.files[s].size
+		delete(c.files, s)
+	}
+}
+
+// Size is the cached bytes.
+func (c *Cache) Size() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.total
+}

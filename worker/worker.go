@@ -1,0 +1,296 @@
+// Package worker runs match jobs: it pulls one job at a time from the
+// JetStream work queue (package internal/jobs), fetches the bots' modules by
+// sha256 from the object store, plays the match with the project's runner
+// (package match) and publishes the result and the replay. It needs nothing
+// but the NATS connection behind its jobs.Queue: no database, no files but a
+// cache, so workers can run on any machine that reaches the NATS server.
+//
+// Delivery rules: a job is heartbeated (InProgress) while it runs; a job the
+// worker cannot run because of the platform (a module not yet in the object
+// store, a stopped worker) is handed back; a job handed out MaxAttempts times,
+// or one that can never run (undecodable, unknown game, a module the sandbox
+// refuses), ends as a failed match with its reason and is never tried again.
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/arenabots/arena/bot/spec"
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/jobs"
+	"github.com/arenabots/arena/match"
+	"github.com/arenabots/arena/replay"
+)
+
+// Options configures a pool of workers.
+type Options struct {
+	// Workers is the number of matches run at once; 0 means one per core.
+	Workers int
+	// CacheDir keeps fetched modules, named by sha256; CacheBytes bounds it
+	// (0: 1 GiB), oldest-used first out.
+	CacheDir   string
+	CacheBytes int64
+	Log        *slog.Logger
+}
+
+// Pool is a set of workers sharing one module cache.
+type Pool struct {
+	q     *jobs.Queue
+	opt   Options
+	cache *Cache
+	log   *slog.Logger
+}
+
+// New makes a pool over q.
+func New(q *jobs.Queue, opt Options) (*Pool, error) {
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.NumCPU()
+	}
+	if opt.Log == nil {
+		opt.Log = slog.Default()
+	}
+	c, err := NewCache(opt.CacheDir, opt.CacheBytes, q.Wasm)
+	if err != nil {
+		return nil, err
+	}
+	return &Pool{q: q, opt: opt, cache: c, log: opt.Log}, nil
+}
+
+// Size is the number of workers.
+func (p *Pool) Size() int { return p.opt.Workers }
+
+// Run runs the workers until ctx is done. A match running when ctx ends is
+// stopped and its job handed back at once, so that it runs again (here after
+// a restart, or on another worker).
+func (p *Pool) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	for i := range p.opt.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.loop(ctx, i)
+		}()
+	}
+	wg.Wait()
+}
+
+func (p *Pool) loop(ctx context.Context, id int) {
+	for ctx.Err() == nil {
+		msg, err := p.q.Jobs.Next(jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			if !errors.Is(err, jetstream.ErrNoMessages) && !errors.Is(err, context.DeadlineExceeded) && !strings.Contains(err.Error(), "timeout") {
+				p.log.Warn("worker: fetch", "worker", id, "err", err)
+				select {
+				case <-ctx.Done():
+				case <-time.After(time.Second):
+				}
+			}
+			continue
+		}
+		p.handle(ctx, msg)
+	}
+}
+
+// errRetry marks a failure of the platform, worth another attempt.
+type errRetry struct{ error }
+
+func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
+	var j jobs.Job
+	if err := json.Unmarshal(msg.Data(), &j); err != nil || j.MatchID <= 0 {
+		// Nothing to record it against: drop it.
+		p.log.Error("worker: undecodable job dropped", "err", err)
+		msg.Term()
+		return
+	}
+	log := p.log.With("match", j.MatchID)
+	attempt := uint64(1)
+	if md, err := msg.Metadata(); err == nil {
+		attempt = md.NumDelivered
+	}
+	if attempt > jobs.MaxAttempts {
+		p.fail(ctx, msg, j.MatchID, fmt.Sprintf("handed out %d times without a result: the match stalls or crashes its worker", attempt-1), log)
+		return
+	}
+	// Heartbeat while the match runs, so that the job is not handed out
+	// again however long the match takes.
+	hbCtx, stopHB := context.WithCancel(ctx)
+	defer stopHB()
+	go func() {
+		t := time.NewTicker(p.q.AckWait / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-hbCtx.Done():
+				return
+			case <-t.C:
+				msg.InProgress()
+			}
+		}
+	}()
+	res, err := p.run(ctx, j)
+	stopHB()
+	var retry errRetry
+	switch {
+	case ctx.Err() != nil:
+		// Stopping: hand the job back for the next worker or the next start.
+		msg.Nak()
+		log.Info("worker: stopped mid-match; job handed back")
+	case errors.As(err, &retry):
+		if attempt >= jobs.MaxAttempts {
+			p.fail(ctx, msg, j.MatchID, err.Error(), log)
+			return
+		}
+		log.Warn("worker: will retry", "attempt", attempt, "err", err)
+		msg.NakWithDelay(time.Duration(attempt) * time.Second)
+	case err != nil:
+		p.fail(ctx, msg, j.MatchID, err.Error(), log)
+	default:
+		// A finished match is reported even when the worker is stopping.
+		pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := p.q.PublishResult(pubCtx, *res); err != nil {
+			log.Warn("worker: result not published; will retry", "err", err)
+			msg.NakWithDelay(time.Second)
+			return
+		}
+		msg.Ack()
+	}
+}
+
+// fail publishes the job's failure as its result and removes the job.
+func (p *Pool) fail(ctx context.Context, msg jetstream.Msg, id int64, reason string, log *slog.Logger) {
+	log.Warn("worker: match failed", "reason", reason)
+	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := p.q.PublishResult(pubCtx, jobs.Result{MatchID: id, Error: reason}); err != nil {
+		msg.NakWithDelay(time.Second)
+		return
+	}
+	msg.Term()
+}
+
+// run plays one job. Errors are the job's fault unless wrapped in errRetry.
+func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("internal error running the match: %v", r)
+		}
+	}()
+	g, err := games.Lookup(j.Game)
+	if err != nil {
+		return nil, err
+	}
+	specs := make([]string, len(j.Seats))
+	for i, s := range j.Seats {
+		switch {
+		case strings.HasPrefix(s.Builtin, "builtin:") && s.Wasm == "":
+			specs[i] = s.Builtin
+		case s.Wasm != "" && s.Builtin == "":
+			path, err := p.cache.Path(ctx, s.Wasm)
+			if err != nil {
+				return nil, err
+			}
+			specs[i] = "wasm:" + path
+		default:
+			return nil, fmt.Errorf("seat %d names no bot", i)
+		}
+	}
+	nc := p.q.JS.Conn()
+	subject := jobs.LiveSubject(j.MatchID)
+	rn := match.Runner{OnTurn: func(t *replay.Turn, _ game.State) {
+		data, err := json.Marshal(t)
+		if err == nil {
+			nc.Publish(subject, data)
+		}
+	}}
+	start := time.Now()
+	cfg := game.Config{Seed: j.Seed, Players: len(specs), Params: game.Params(j.Params)}
+	rep, err := rn.Play(ctx, g, cfg, spec.Opener(specs))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, errRetry{err}
+		}
+		return nil, err
+	}
+	// The replay names modules by hash, not by this worker's cache path.
+	for i, s := range j.Seats {
+		if s.Wasm != "" && i < len(rep.Bots) {
+			rep.Bots[i].Spec = "wasm:" + s.Wasm
+		}
+	}
+	// A bot's log is its owner's only: it travels beside the replay, which
+	// anyone may read, not in it.
+	logs := make([][]byte, len(specs))
+	for _, l := range rep.Logs {
+		if b, err := l.Bytes(); err == nil && l.Seat >= 0 && l.Seat < len(logs) {
+			logs[l.Seat] = b
+		}
+	}
+	rep.Logs = nil
+	data, err := rep.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	return Summarize(j.MatchID, g, rep, data, logs, time.Since(start)), nil
+}
+
+// Summarize turns a played match into its result: places from the
+// placement (seats with equal scores share a place where the game has
+// ties), status counts and fuel per seat.
+func Summarize(id int64, g game.Game, r *replay.Replay, data []byte, logs [][]byte, elapsed time.Duration) *jobs.Result {
+	res := &jobs.Result{MatchID: id, Turns: int64(r.Result.Turns), Replay: data, Elapsed: elapsed.Seconds()}
+	n := len(r.Bots)
+	res.Seats = make([]jobs.SeatResult, n)
+	for i := range n {
+		sr := &res.Seats[i]
+		if i < len(r.Result.Scores) {
+			sr.Score = r.Result.Scores[i]
+		}
+		sr.Statuses = map[string]int{}
+		if i < len(r.Result.Statuses) {
+			for st, c := range r.Result.Statuses[i] {
+				sr.Statuses[string(st)] = c
+			}
+		}
+		if i < len(logs) {
+			sr.Stderr = logs[i]
+		}
+	}
+	for _, t := range r.Turns {
+		for _, s := range t.Seats {
+			if s.Seat >= 0 && s.Seat < n {
+				res.Seats[s.Seat].Fuel += s.Fuel
+				if s.Status != game.Ignored {
+					res.Seats[s.Seat].Answers++
+				}
+			}
+		}
+	}
+	ties := g.Info().Ties
+	place := 0
+	for i, seat := range r.Result.Placement {
+		if seat < 0 || seat >= n {
+			continue
+		}
+		prev := -1
+		if i > 0 {
+			prev = r.Result.Placement[i-1]
+		}
+		if !(ties && prev >= 0 && prev < n && res.Seats[prev].Score == res.Seats[seat].Score) {
+			place = i + 1
+		}
+		res.Seats[seat].Place = place
+	}
+	return res
+}

@@ -1,0 +1,182 @@
+package worker_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/arenabots/arena/internal/jobs"
+	"github.com/arenabots/arena/replay"
+	"github.com/arenabots/arena/sandbox/wasmtest"
+	"github.com/arenabots/arena/worker"
+)
+
+func queue(t *testing.T) *jobs.Queue {
+	t.Helper()
+	ns, err := jobs.StartServer(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ns.Shutdown)
+	nc, err := jobs.Connect(ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	q, err := jobs.Setup(context.Background(), nc, jobs.Config{AckWait: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// results collects n results, keyed by match id.
+func results(t *testing.T, q *jobs.Queue, n int, timeout time.Duration) map[int64]jobs.Result {
+	t.Helper()
+	out := map[int64]jobs.Result{}
+	deadline := time.Now().Add(timeout)
+	for len(out) < n && time.Now().Before(deadline) {
+		msg, err := q.Results.Next(jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			continue
+		}
+		var r jobs.Result
+		if err := json.Unmarshal(msg.Data(), &r); err != nil {
+			t.Fatal(err)
+		}
+		if _, dup := out[r.MatchID]; dup {
+			t.Errorf("match %d reported twice", r.MatchID)
+		}
+		out[r.MatchID] = r
+		msg.Ack()
+	}
+	if len(out) < n {
+		t.Fatalf("%d results of %d within %v: %+v", len(out), n, timeout, out)
+	}
+	return out
+}
+
+func TestWorkerRunsJobs(t *testing.T) {
+	q := queue(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	wasmPath := wasmtest.GoBuild(t, "../examples/go/dots-and-boxes", "")
+	wasm, err := os.ReadFile(wasmPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(wasm)
+	sha := hex.EncodeToString(sum[:])
+	if err := q.PutWasm(ctx, sha, wasm); err != nil {
+		t.Fatal(err)
+	}
+	missing := hex.EncodeToString(make([]byte, 32))
+	for _, j := range []jobs.Job{
+		{MatchID: 1, Game: "dots-and-boxes", Seed: 3, Seats: []jobs.Seat{{Builtin: "builtin:greedy"}, {Builtin: "builtin:random"}}},
+		{MatchID: 2, Game: "dots-and-boxes", Seed: 4, Seats: []jobs.Seat{{Wasm: sha}, {Builtin: "builtin:greedy"}}},
+		{MatchID: 3, Game: "no-such-game", Seats: []jobs.Seat{{Builtin: "builtin:x"}}},
+		{MatchID: 4, Game: "dots-and-boxes", Seats: []jobs.Seat{{Wasm: missing}, {Builtin: "builtin:greedy"}}},
+		{MatchID: 5, Game: "grid-royale", Seed: 5, Seats: []jobs.Seat{{Builtin: "builtin:idle"}, {Builtin: "builtin:harvester"}, {Builtin: "builtin:idle"}, {Builtin: "builtin:house"}}},
+	} {
+		if err := q.Publish(ctx, j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Publishing the same match again adds nothing.
+	if err := q.Publish(ctx, jobs.Job{MatchID: 1, Game: "dots-and-boxes"}); err != nil {
+		t.Fatal(err)
+	}
+	// Live turns of match 2 are published as it runs.
+	live := make(chan []byte, 1000)
+	sub, err := q.JS.Conn().Subscribe(jobs.LiveSubject(2), func(m *nats.Msg) { live <- m.Data })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	cacheDir := t.TempDir()
+	p, err := worker.New(q, worker.Options{Workers: 2, CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { p.Run(ctx); close(done) }()
+	got := results(t, q, 5, 60*time.Second)
+	cancel()
+	<-done
+
+	r1 := got[1]
+	if r1.Error != "" || r1.Turns == 0 || len(r1.Seats) != 2 {
+		t.Fatalf("match 1: %+v", r1)
+	}
+	rep, err := replay.Parse(r1.Replay)
+	if err != nil || rep.Seed != 3 {
+		t.Fatalf("match 1 replay: %v", err)
+	}
+	places := map[int]bool{r1.Seats[0].Place: true, r1.Seats[1].Place: true}
+	if !places[1] {
+		t.Fatalf("no winner: %+v", r1.Seats)
+	}
+	r2 := got[2]
+	if r2.Error != "" || r2.Seats[0].Statuses["ok"] == 0 || r2.Seats[0].Fuel == 0 || r2.Seats[0].Answers == 0 {
+		t.Fatalf("wasm match: %+v", r2.Seats)
+	}
+	if _, err := os.Stat(filepath.Join(cacheDir, sha+".wasm")); err != nil {
+		t.Fatalf("module not cached: %v", err)
+	}
+	if got[3].Error == "" || got[4].Error == "" {
+		t.Fatalf("poison jobs: %+v %+v", got[3], got[4])
+	}
+	if len(got[5].Seats) != 4 {
+		t.Fatalf("4-player match: %+v", got[5])
+	}
+	if len(live) == 0 {
+		t.Fatal("no live turns published")
+	}
+	if n, _ := q.Pending(context.Background()); n != 0 {
+		t.Fatalf("%d jobs left", n)
+	}
+}
+
+func TestCacheEvicts(t *testing.T) {
+	q := queue(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	c, err := worker.NewCache(dir, 250, q.Wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shas []string
+	for i := range 4 {
+		data := make([]byte, 100)
+		data[0] = byte(i)
+		sum := sha256.Sum256(data)
+		sha := hex.EncodeToString(sum[:])
+		shas = append(shas, sha)
+		if err := q.PutWasm(ctx, sha, data); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Path(ctx, sha); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c.Size() > 250 {
+		t.Fatalf("cache holds %d bytes, bound 250", c.Size())
+	}
+	if _, err := os.Stat(filepath.Join(dir, shas[0]+".wasm")); !os.IsNotExist(err) {
+		t.Fatal("the oldest module was kept")
+	}
+	if _, err := os.Stat(filepath.Join(dir, shas[3]+".wasm")); err != nil {
+		t.Fatal("the newest module was evicted")
+	}
+	if _, err := c.Path(ctx, "../../etc/passwd"); err == nil {
+		t.Fatal("accepted a path as a module id")
+	}
+}
