@@ -41,6 +41,10 @@ type Options struct {
 	CacheDir   string
 	CacheBytes int64
 	Log        *slog.Logger
+	// Announce, when set, publishes the pool's state (jobs.Announcement)
+	// this often, under Name (default: the host name).
+	Announce time.Duration
+	Name     string
 }
 
 // Pool is a set of workers sharing one module cache.
@@ -49,6 +53,7 @@ type Pool struct {
 	opt   Options
 	cache *Cache
 	log   *slog.Logger
+	stats *stats
 }
 
 // New makes a pool over q.
@@ -63,7 +68,10 @@ func New(q *jobs.Queue, opt Options) (*Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Pool{q: q, opt: opt, cache: c, log: opt.Log}, nil
+	if opt.Name == "" {
+		opt.Name = defaultName()
+	}
+	return &Pool{q: q, opt: opt, cache: c, log: opt.Log, stats: newStats()}, nil
 }
 
 // Size is the number of workers.
@@ -74,6 +82,13 @@ func (p *Pool) Size() int { return p.opt.Workers }
 // a restart, or on another worker).
 func (p *Pool) Run(ctx context.Context) {
 	var wg sync.WaitGroup
+	if p.opt.Announce > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.announce(ctx)
+		}()
+	}
 	for i := range p.opt.Workers {
 		wg.Add(1)
 		go func() {
@@ -121,6 +136,24 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 		p.fail(ctx, msg, j.MatchID, fmt.Sprintf("handed out %d times without a result: the match stalls or crashes its worker", attempt-1), log)
 		return
 	}
+	if err := checkBuild(j); err != nil {
+		p.stats.count(&p.stats.refused)
+		if attempt >= jobs.MaxAttempts {
+			p.fail(ctx, msg, j.MatchID, fmt.Sprintf("no worker could run it identically (%v)", err), log)
+			return
+		}
+		// Leave it to a worker of the right build, and give them time to
+		// take it before this one asks again.
+		log.Warn("worker: job refused", "err", err)
+		msg.NakWithDelay(2 * time.Second)
+		select {
+		case <-ctx.Done():
+		case <-time.After(2 * time.Second):
+		}
+		return
+	}
+	p.stats.begin(j.MatchID)
+	defer p.stats.end(j.MatchID)
 	// Heartbeat while the match runs, so that the job is not handed out
 	// again however long the match takes.
 	hbCtx, stopHB := context.WithCancel(ctx)
@@ -164,6 +197,7 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 			return
 		}
 		msg.Ack()
+		p.stats.count(&p.stats.run)
 	}
 }
 
@@ -177,6 +211,7 @@ func (p *Pool) fail(ctx context.Context, msg jetstream.Msg, id int64, reason str
 		return
 	}
 	msg.Term()
+	p.stats.count(&p.stats.failed)
 }
 
 // run plays one job. Errors are the job's fault unless wrapped in errRetry.

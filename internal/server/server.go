@@ -50,6 +50,8 @@ type Options struct {
 	// TrustProxy makes the API take the client's address from
 	// X-Forwarded-For (only behind a reverse proxy that sets it).
 	TrustProxy bool
+	// NATS is where workers on other machines join (scale.go).
+	NATS NATSOptions
 }
 
 // Server is a running platform.
@@ -61,6 +63,7 @@ type Server struct {
 	nc      *nats.Conn
 	q       *jobs.Queue
 	pool    *worker.Pool
+	roster  *jobs.Roster
 	metrics *metrics
 	handler http.Handler
 	api     http.Handler
@@ -102,17 +105,13 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		s.close()
 		return nil, err
 	}
-	if s.ns, err = jobs.StartServer(filepath.Join(opt.DataDir, "nats")); err != nil {
+	if err := s.connectNATS(ctx); err != nil {
 		return fail(err)
 	}
-	if s.nc, err = jobs.Connect(s.ns); err != nil {
-		return fail(err)
-	}
-	if s.q, err = jobs.Setup(ctx, s.nc, jobs.Config{AckWait: opt.AckWait}); err != nil {
-		return fail(err)
-	}
-	if s.pool, err = worker.New(s.q, worker.Options{Workers: opt.Workers, CacheDir: filepath.Join(opt.DataDir, "modules"), Log: opt.Log}); err != nil {
-		return fail(err)
+	if !opt.NATS.NoWorkers {
+		if s.pool, err = worker.New(s.q, worker.Options{Workers: opt.Workers, CacheDir: filepath.Join(opt.DataDir, "modules"), Log: opt.Log}); err != nil {
+			return fail(err)
+		}
 	}
 	if err := s.seedHouse(ctx); err != nil {
 		return fail(err)
@@ -128,6 +127,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		w.Write([]byte("ok\n"))
 	})
 	mux.Handle("GET /metrics", s.metrics.handler())
+	s.scaleRoutes(mux)
 	s.api = api.New(s.store, s, api.Options{Log: opt.Log, TrustProxy: opt.TrustProxy})
 	mux.Handle("/api/", s.api)
 	if opt.Site != nil {
@@ -193,7 +193,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		wg.Add(1)
 		go func() { defer wg.Done(); f(work) }()
 	}
-	start(s.pool.Run)
+	if s.pool != nil {
+		start(s.pool.Run)
+	}
 	start(s.record)
 	if err := s.requeue(ctx); err != nil {
 		s.log.Error("requeue", "err", err)
@@ -205,7 +207,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	s.ready.Store(true)
-	s.log.Info("arena serve: ready", "addr", ln.Addr().String(), "data", s.opt.DataDir, "db", s.store.Dialect(), "workers", s.pool.Size())
+	s.log.Info("arena serve: ready", "addr", ln.Addr().String(), "data", s.opt.DataDir, "db", s.store.Dialect(), "workers", s.capacity())
 	var serveErr error
 	select {
 	case <-ctx.Done():

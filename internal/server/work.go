@@ -14,11 +14,17 @@ import (
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/matchmaker"
 	"github.com/arenabots/arena/rating"
+	"github.com/arenabots/arena/worker"
 )
 
 // publish sends a stored match to the work queue.
 func (s *Server) publish(ctx context.Context, m store.Match) error {
 	j := jobs.Job{MatchID: m.ID, Game: m.Game, Params: m.Params, Seed: m.Seed}
+	b, err := worker.BuildFor(m.Game)
+	if err != nil {
+		return err
+	}
+	j.Build = &b
 	for _, seat := range m.Seats {
 		b, err := s.store.Bot(ctx, seat.BotID)
 		if err != nil {
@@ -157,7 +163,7 @@ func (s *Server) fill(ctx context.Context, turn int) error {
 		return err
 	}
 	s.metrics.depth.Set(float64(live))
-	free := s.pool.Size() - live
+	free := s.capacity() - live
 	all := games.All()
 	for i := range all {
 		if free <= 0 {
