@@ -45,6 +45,8 @@ type Options struct {
 	// Rest is the least time between two rated matches of a bot outside a
 	// new version's burst of matches; 0 means none. `arena serve` uses 10 s.
 	Rest time.Duration
+	// Games, when set, limits rated matches to these games (by id).
+	Games []string
 	// NoMatchmaker turns off the rated matches (for tests of other parts).
 	NoMatchmaker bool
 	// TrustProxy makes the API take the client's address from
@@ -258,6 +260,9 @@ func (s *Server) requeue(ctx context.Context) error {
 	}
 	if len(ms) > 0 {
 		s.log.Info("requeued unfinished matches", "count", len(ms))
+	}
+	if err := s.store.ApplyPending(ctx, rate); err != nil {
+		return err
 	}
 	// Uploads whose smoke match ended while the server was down.
 	vs, err := s.store.Checking(ctx)

@@ -26,7 +26,7 @@ type running struct {
 	stop func()
 }
 
-func start(t *testing.T, dialect string, mod func(*server.Options)) *running {
+func start(t testing.TB, dialect string, mod func(*server.Options)) *running {
 	t.Helper()
 	opt := server.Options{DataDir: t.TempDir(), Workers: 2, AckWait: 3 * time.Second}
 	if dialect == store.Postgres {
@@ -68,7 +68,7 @@ func start(t *testing.T, dialect string, mod func(*server.Options)) *running {
 	return r
 }
 
-func waitHealthy(t *testing.T, url string) {
+func waitHealthy(t testing.TB, url string) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
@@ -86,7 +86,7 @@ func waitHealthy(t *testing.T, url string) {
 
 // call makes a request and decodes a JSON answer into out (when non-nil);
 // it returns the status.
-func call(t *testing.T, method, url, token string, body io.Reader, ctype string, out any) int {
+func call(t testing.TB, method, url, token string, body io.Reader, ctype string, out any) int {
 	t.Helper()
 	req, err := http.NewRequest(method, url, body)
 	if err != nil {
@@ -112,7 +112,7 @@ func call(t *testing.T, method, url, token string, body io.Reader, ctype string,
 	return resp.StatusCode
 }
 
-func signup(t *testing.T, base, handle string) string {
+func signup(t testing.TB, base, handle string) string {
 	t.Helper()
 	var out struct{ Token string }
 	body := fmt.Sprintf(`{"handle":%q,"password":"correct horse"}`, handle)

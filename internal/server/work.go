@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/internal/store"
@@ -102,6 +104,10 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 		}
 		if ok {
 			s.metrics.matches.WithLabelValues(m.Game, store.Failed).Inc()
+			// Later rated matches of its bots may have waited for it.
+			if err := s.store.ApplyPending(ctx, rate); err != nil {
+				return err
+			}
 		}
 	} else {
 		res := store.Result{MatchID: r.MatchID, Turns: r.Turns, Replay: r.Replay}
@@ -165,8 +171,11 @@ func (s *Server) fill(ctx context.Context, turn int) error {
 	s.metrics.depth.Set(float64(live))
 	free := s.capacity() - live
 	all := games.All()
+	if len(s.opt.Games) > 0 {
+		all = slices.DeleteFunc(slices.Clone(all), func(g game.Game) bool { return !slices.Contains(s.opt.Games, g.Info().ID) })
+	}
 	for i := range all {
-		if free <= 0 {
+		if free <= 0 || len(all) == 0 {
 			return nil
 		}
 		g := all[(turn+i)%len(all)]
@@ -184,12 +193,6 @@ func (s *Server) fillGame(ctx context.Context, game string, players []int, free 
 	if err != nil {
 		return 0, err
 	}
-	// A bot plays one rated match at a time, so its ratings change in the
-	// order its matches were created.
-	busy, err := s.store.BusyBots(ctx)
-	if err != nil {
-		return 0, err
-	}
 	recent, err := s.store.RecentRated(ctx, game, 200)
 	if err != nil {
 		return 0, err
@@ -204,7 +207,7 @@ func (s *Server) fillGame(ctx context.Context, game string, players []int, free 
 	if rest := s.opt.Rest; rest > 0 {
 		burst := false
 		for _, b := range bots {
-			if !busy[b.ID] && played[b.ActiveVersion] < matchmaker.DefaultBurst && b.Spec == "" {
+			if played[b.ActiveVersion] < matchmaker.DefaultBurst && b.Spec == "" {
 				burst = true
 			}
 		}
@@ -223,41 +226,22 @@ func (s *Server) fillGame(ctx context.Context, game string, players []int, free 
 		}
 	}
 	for _, b := range bots {
-		if busy[b.ID] || resting[b.ID] > 0 {
+		if resting[b.ID] > 0 {
 			continue
 		}
 		req.Bots = append(req.Bots, matchmaker.Bot{ID: b.ID, Version: b.ActiveVersion, Rating: rating.Rating{Mu: b.Mu, Sigma: b.Sigma},
 			Recent: counts[b.ID], Played: played[b.ActiveVersion], Order: b.ActiveVersion})
 	}
 	n := 0
-	for n < free {
-		// One job per call: its bots leave the pool before the next, so no
-		// bot gets two rated matches at once.
-		req.Free = 1
-		js := matchmaker.Next(req)
-		if len(js) == 0 {
-			break
-		}
-		j := js[0]
+	for _, j := range matchmaker.Next(req) {
 		nm := store.NewMatch{Game: game, Seed: j.Seed & (1<<63 - 1), Kind: store.KindRated}
-		taken := map[int64]bool{}
 		for _, seat := range j.Seats {
 			nm.Seats = append(nm.Seats, store.SeatRef{BotID: seat.Bot, VersionID: seat.Version})
-			taken[seat.Bot] = true
 		}
 		if _, err := s.schedule(ctx, nm); err != nil {
 			return n, fmt.Errorf("schedule: %w", err)
 		}
 		n++
-		req.Recent = append(req.Recent, j.Bots())
-		kept := req.Bots[:0]
-		for _, b := range req.Bots {
-			if !taken[b.ID] {
-				kept = append(kept, b)
-			}
-		}
-		req.Bots = kept
-		req.Seed = s.seed.Add(1)
 	}
 	return n, nil
 }

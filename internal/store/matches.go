@@ -54,6 +54,7 @@ type Match struct {
 	State      string
 	Reason     string
 	Turns      int64
+	Applied    bool // a rated match whose rating changes are applied
 	CreatedAt  time.Time
 	FinishedAt time.Time // zero while not finished
 	Seats      []Seat
@@ -159,18 +160,15 @@ func (s *Store) RecordMatch(ctx context.Context, res Result, rate RateFunc) (rec
 			return fmt.Errorf("match %d has %d seats, result has %d", res.MatchID, len(seats), len(res.Seats))
 		}
 		state, reason := Finished, ""
-		var before []Rating
 		if kind == KindRated {
 			for i, ref := range seats {
 				var active int64
-				var r Rating
-				if err := tx.QueryRowContext(ctx, s.q(`SELECT COALESCE(active_version, 0), mu, sigma FROM bots WHERE id = ?`+s.forUpdate()), ref.BotID).Scan(&active, &r.Mu, &r.Sigma); err != nil {
+				if err := tx.QueryRowContext(ctx, s.q(`SELECT COALESCE(active_version, 0) FROM bots WHERE id = ?`), ref.BotID).Scan(&active); err != nil {
 					return err
 				}
 				if active != ref.VersionID {
 					state, reason = Discarded, fmt.Sprintf("seat %d's bot has a new version since the match began", i)
 				}
-				before = append(before, r)
 			}
 		}
 		t := now()
@@ -178,13 +176,11 @@ func (s *Store) RecordMatch(ctx context.Context, res Result, rate RateFunc) (rec
 			state, reason, res.Turns, compress(res.Replay), t, res.MatchID); err != nil {
 			return err
 		}
-		places := make([]int, len(res.Seats))
 		for i, r := range res.Seats {
 			st, err := json.Marshal(r.Statuses)
 			if err != nil {
 				return err
 			}
-			places[i] = r.Place
 			if _, err := tx.ExecContext(ctx, s.q(`UPDATE match_seats SET score = ?, place = ?, statuses = ?, fuel = ?, stderr = ? WHERE match_id = ? AND seat = ?`),
 				r.Score, r.Place, string(st), r.Fuel, r.Stderr, res.MatchID, i); err != nil {
 				return err
@@ -194,6 +190,74 @@ func (s *Store) RecordMatch(ctx context.Context, res Result, rate RateFunc) (rec
 		if kind != KindRated || state != Finished {
 			return nil
 		}
+		return s.applyPending(ctx, tx, rate)
+	})
+	if err != nil {
+		return false, fmt.Errorf("store: record match %d: %w", res.MatchID, err)
+	}
+	return recorded, nil
+}
+
+// ApplyPending applies the rating changes of finished rated matches that
+// no longer wait for an earlier match (after a match failed, say).
+func (s *Store) ApplyPending(ctx context.Context, rate RateFunc) error {
+	return s.tx(ctx, func(tx *sql.Tx) error { return s.applyPending(ctx, tx, rate) })
+}
+
+// applyPending applies, in creation order, every finished rated match not
+// yet applied whose bots have no earlier rated match still queued, running
+// or waiting: so each bot's rating changes in the order its matches were
+// created, whatever order they finish in.
+func (s *Store) applyPending(ctx context.Context, tx *sql.Tx, rate RateFunc) error {
+	rows, err := tx.QueryContext(ctx, s.q(`SELECT id, state FROM matches WHERE kind = ? AND (state IN (?, ?) OR (state = ? AND applied = 0)) ORDER BY id`),
+		KindRated, Queued, Running, Finished)
+	if err != nil {
+		return err
+	}
+	type pending struct {
+		id    int64
+		state string
+	}
+	var ms []pending
+	for rows.Next() {
+		var p pending
+		if err := rows.Scan(&p.id, &p.state); err != nil {
+			rows.Close()
+			return err
+		}
+		ms = append(ms, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	blocked := map[int64]bool{}
+	t := now()
+	for _, p := range ms {
+		seats, err := s.seatRefs(ctx, tx, p.id)
+		if err != nil {
+			return err
+		}
+		wait := p.state != Finished
+		for _, ref := range seats {
+			wait = wait || blocked[ref.BotID]
+		}
+		if wait {
+			for _, ref := range seats {
+				blocked[ref.BotID] = true
+			}
+			continue
+		}
+		before := make([]Rating, len(seats))
+		places := make([]int, len(seats))
+		for i, ref := range seats {
+			if err := tx.QueryRowContext(ctx, s.q(`SELECT mu, sigma FROM bots WHERE id = ?`+s.forUpdate()), ref.BotID).Scan(&before[i].Mu, &before[i].Sigma); err != nil {
+				return err
+			}
+			if err := tx.QueryRowContext(ctx, s.q(`SELECT place FROM match_seats WHERE match_id = ? AND seat = ?`), p.id, i).Scan(&places[i]); err != nil {
+				return err
+			}
+		}
 		after := rate(before, places)
 		for i, ref := range seats {
 			mu, sigma := finite(after[i].Mu), finite(after[i].Sigma)
@@ -202,16 +266,15 @@ func (s *Store) RecordMatch(ctx context.Context, res Result, rate RateFunc) (rec
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO rating_history (bot_id, match_id, mu, sigma, score, at) VALUES (?, ?, ?, ?, ?, ?)`),
-				ref.BotID, res.MatchID, mu, sigma, score, t); err != nil {
+				ref.BotID, p.id, mu, sigma, score, t); err != nil {
 				return err
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		return false, fmt.Errorf("store: record match %d: %w", res.MatchID, err)
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE matches SET applied = 1 WHERE id = ?`), p.id); err != nil {
+			return err
+		}
 	}
-	return recorded, nil
+	return nil
 }
 
 func (s *Store) seatRefs(ctx context.Context, tx *sql.Tx, id int64) ([]SeatRef, error) {
@@ -252,15 +315,17 @@ type MatchFilter struct {
 	Limit  int
 }
 
-const matchColumns = `m.id, m.game, m.params, m.seed, m.kind, m.state, m.reason, m.turns, m.created_at, COALESCE(m.finished_at, 0)`
+const matchColumns = `m.id, m.game, m.params, m.seed, m.kind, m.state, m.reason, m.turns, m.applied, m.created_at, COALESCE(m.finished_at, 0)`
 
 func scanMatch(sc interface{ Scan(...any) error }) (Match, error) {
 	var m Match
 	var params string
 	var seed, created, finished int64
-	if err := sc.Scan(&m.ID, &m.Game, &params, &seed, &m.Kind, &m.State, &m.Reason, &m.Turns, &created, &finished); err != nil {
+	var applied int
+	if err := sc.Scan(&m.ID, &m.Game, &params, &seed, &m.Kind, &m.State, &m.Reason, &m.Turns, &applied, &created, &finished); err != nil {
 		return Match{}, err
 	}
+	m.Applied = applied != 0
 	m.Seed = uint64(seed)
 	m.CreatedAt = time.UnixMilli(created)
 	if finished != 0 {

@@ -368,3 +368,51 @@ func TestReopenKeepsData(t *testing.T) {
 		t.Fatal("opened a mysql URL")
 	}
 }
+
+// TestRatingsInCreationOrder finishes a bot's later match first: its rating
+// waits for the earlier one, so every bot's ratings change in the order its
+// matches were created; a failed earlier match stops blocking.
+func TestRatingsInCreationOrder(t *testing.T) {
+	each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		a, b1, b2 := setup(t, s)
+		b3, _ := s.EnsureHouseBot(ctx, a.ID, "dots-and-boxes", "chains", "builtin:chains", 25, 25.0/3)
+		seats := func(x, y store.Bot) []store.SeatRef {
+			return []store.SeatRef{{x.ID, x.ActiveVersion}, {y.ID, y.ActiveVersion}}
+		}
+		m1, _ := s.CreateMatch(ctx, store.NewMatch{Game: "dots-and-boxes", Kind: store.KindRated, Seats: seats(b1, b2)})
+		m2, _ := s.CreateMatch(ctx, store.NewMatch{Game: "dots-and-boxes", Kind: store.KindRated, Seats: seats(b1, b3)})
+		m3, _ := s.CreateMatch(ctx, store.NewMatch{Game: "dots-and-boxes", Kind: store.KindRated, Seats: seats(b2, b3)})
+		if ok, err := s.RecordMatch(ctx, result(m2, 1, 2), plus); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+		if got, _ := s.Bot(ctx, b3.ID); got.Matches != 0 {
+			t.Fatal("match 2 applied before match 1, which shares a bot")
+		}
+		if m, _ := s.Match(ctx, m2); m.Applied || m.State != store.Finished {
+			t.Fatalf("match 2: %+v", m)
+		}
+		s.RecordMatch(ctx, result(m1, 2, 1), plus)
+		h, _ := s.RatingHistory(ctx, b1.ID, 0, 10)
+		if len(h) != 2 || h[0].MatchID != m2 || h[1].MatchID != m1 {
+			t.Fatalf("b1's history, newest first: %+v", h)
+		}
+		// b1 lost match 1 (mu 25) then won match 2 (mu 26).
+		if h[0].Mu != 26 || h[1].Mu != 25 {
+			t.Fatalf("applied out of order: %+v", h)
+		}
+		// A failed earlier match unblocks the later one.
+		m4, _ := s.CreateMatch(ctx, store.NewMatch{Game: "dots-and-boxes", Kind: store.KindRated, Seats: seats(b2, b3)})
+		s.RecordMatch(ctx, result(m4, 1, 2), plus)
+		if m, _ := s.Match(ctx, m4); m.Applied {
+			t.Fatal("match 4 applied while match 3 runs")
+		}
+		s.FailMatch(ctx, m3, "worker lost")
+		if err := s.ApplyPending(ctx, plus); err != nil {
+			t.Fatal(err)
+		}
+		if m, _ := s.Match(ctx, m4); !m.Applied {
+			t.Fatal("match 4 still waits for a failed match")
+		}
+	})
+}

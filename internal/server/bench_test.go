@@ -1,0 +1,199 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/server"
+	"github.com/arenabots/arena/internal/store"
+	"github.com/arenabots/arena/sandbox/wasmtest"
+	"github.com/arenabots/arena/tournament"
+)
+
+// finishedRated counts a store's finished rated matches.
+func finishedRated(b testing.TB, s *store.Store) int {
+	n := 0
+	f := store.MatchFilter{Limit: 200}
+	for {
+		ms, err := s.Matches(context.Background(), f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, m := range ms {
+			if m.Kind == store.KindRated && m.State == store.Finished {
+				n++
+			}
+		}
+		if len(ms) < f.Limit {
+			return n
+		}
+		f.Before = ms[len(ms)-1].ID
+	}
+}
+
+// BenchmarkThroughput compares the matches per minute the service sustains
+// (two in-process workers, the matchmaker, the store and the queue) with
+// `arena tournament`'s engine on the same bots and cores, in the same run.
+// Run with: go test -run '^$' -bench Throughput -benchtime 1x ./internal/server/
+func BenchmarkThroughput(b *testing.B) {
+	const workers = 2
+	window := 20 * time.Second
+	for _, kind := range []string{"house", "wasm"} {
+		b.Run(kind, func(b *testing.B) {
+			g, _ := games.Lookup("dots-and-boxes")
+			specs := []string{"builtin:chains", "builtin:greedy", "builtin:random"}
+			var kit []byte
+			if kind == "wasm" {
+				path := wasmtest.GoBuild(b, "../../examples/go/dots-and-boxes", "")
+				kit, _ = os.ReadFile(path)
+				dir := b.TempDir()
+				a, c := filepath.Join(dir, "kit1.wasm"), filepath.Join(dir, "kit2.wasm")
+				os.WriteFile(a, kit, 0o644)
+				os.WriteFile(c, kit, 0o644)
+				specs = []string{"wasm:" + a, "wasm:" + c, "builtin:greedy"}
+			}
+			// The raw engine: a round robin on both cores.
+			start := time.Now()
+			res, err := tournament.Run(context.Background(), tournament.Config{Game: g, Bots: specs, Seed: 1, Boards: 10, Parallel: workers})
+			if err != nil {
+				b.Fatal(err)
+			}
+			raw := float64(3*10*2) / time.Since(start).Minutes()
+			_ = res
+
+			// The service on the same bots.
+			r := start0(b, func(o *server.Options) { o.Games = []string{"dots-and-boxes"}; o.Workers = workers })
+			st := r.Srv.Store()
+			ctx := context.Background()
+			if kind == "wasm" {
+				tok := signup(b, r.URL, "bench")
+				for _, name := range []string{"kit1", "kit2"} {
+					if code := call(b, "POST", r.URL+"/api/v1/games/dots-and-boxes/bots/"+name, tok, bytes.NewReader(kit), "application/wasm", nil); code != 201 {
+						b.Fatalf("upload: %d", code)
+					}
+				}
+				house, _ := st.AccountByHandle(ctx, "house")
+				for _, name := range []string{"chains", "random"} {
+					hb, _ := st.BotByName(ctx, house.ID, "dots-and-boxes", name)
+					st.Retire(ctx, hb.ID)
+				}
+			}
+			time.Sleep(2 * time.Second) // past the start and the uploads
+			n0, t0 := finishedRated(b, st), time.Now()
+			time.Sleep(window)
+			n1, t1 := finishedRated(b, st), time.Now()
+			svc := float64(n1-n0) / t1.Sub(t0).Minutes()
+			r.stop()
+			b.ReportMetric(raw, "tournament-matches/min")
+			b.ReportMetric(svc, "service-matches/min")
+			b.ReportMetric(svc/raw, "ratio")
+		})
+	}
+}
+
+// start0 is start for benchmarks: SQLite, back-to-back rated matches.
+func start0(b *testing.B, mod func(*server.Options)) *running {
+	return start(b, store.SQLite, func(o *server.Options) {
+		o.Rest = 0
+		if mod != nil {
+			mod(o)
+		}
+	})
+}
+
+// BenchmarkListLatency stores 100,000 matches, then measures leaderboard and
+// match-list latency with wrk (a second process) while matches run.
+// Run with: go test -run '^$' -bench ListLatency -benchtime 1x ./internal/server/
+// (needs wrk: apt-get install wrk).
+func BenchmarkListLatency(b *testing.B) {
+	wrk, err := exec.LookPath("wrk")
+	if err != nil {
+		b.Skip("wrk is not installed (apt-get install wrk)")
+	}
+	const stored = 100_000
+	r := start0(b, func(o *server.Options) { o.Games = []string{"dots-and-boxes"} })
+	st := r.Srv.Store()
+	ctx := context.Background()
+	house, _ := st.AccountByHandle(ctx, "house")
+	b1, _ := st.BotByName(ctx, house.ID, "grid-royale", "idle")
+	b2, _ := st.BotByName(ctx, house.ID, "grid-royale", "house")
+	seats := []store.SeatRef{{BotID: b1.ID, VersionID: b1.ActiveVersion}, {BotID: b2.ID, VersionID: b2.ActiveVersion}}
+	replay := bytes.Repeat([]byte(`{"turn":1,"seats":[]}`), 50)
+	fill := time.Now()
+	for i := range stored {
+		id, err := st.CreateMatch(ctx, store.NewMatch{Game: "grid-royale", Seed: uint64(i), Kind: store.KindChallenge, Seats: seats})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res := store.Result{MatchID: id, Turns: 400, Replay: replay, Seats: []store.SeatResult{{Score: 1, Place: 2, Statuses: map[string]int{"ok": 400}}, {Score: 2, Place: 1, Statuses: map[string]int{"ok": 400}}}}
+		if _, err := st.RecordMatch(ctx, res, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Logf("stored %d matches in %v", stored, time.Since(fill))
+	p99 := regexp.MustCompile(`(?m)^\s+99%\s+([0-9.]+)(us|ms|s)`)
+	p50 := regexp.MustCompile(`(?m)^\s+50%\s+([0-9.]+)(us|ms|s)`)
+	rps := regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
+	ms := func(m []string) float64 {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		switch m[2] {
+		case "us":
+			return v / 1000
+		case "s":
+			return v * 1000
+		}
+		return v
+	}
+	for _, c := range []struct{ name, path string }{
+		{"leaderboard", "/api/v1/games/grid-royale/leaderboard"},
+		{"matches", "/api/v1/matches?game=grid-royale&limit=50"},
+		{"matches-by-bot", fmt.Sprintf("/api/v1/matches?bot=%d&limit=50", b1.ID)},
+	} {
+		out, err := exec.Command(wrk, "-t1", "-c8", "-d10s", "--latency", r.URL+c.path).CombinedOutput()
+		if err != nil {
+			b.Fatalf("wrk: %v\n%s", err, out)
+		}
+		m50, m99, mr := p50.FindStringSubmatch(string(out)), p99.FindStringSubmatch(string(out)), rps.FindStringSubmatch(string(out))
+		if m50 == nil || m99 == nil || mr == nil {
+			b.Fatalf("wrk output:\n%s", out)
+		}
+		v, _ := strconv.ParseFloat(mr[1], 64)
+		b.ReportMetric(ms(m50), c.name+"-p50-ms")
+		b.ReportMetric(ms(m99), c.name+"-p99-ms")
+		b.ReportMetric(v, c.name+"-req/s")
+	}
+}
+
+// BenchmarkMemory runs matches back to back and samples the live heap after
+// a garbage collection as the match count grows: a leak shows as growth per
+// match. Run with: go test -run '^$' -bench Memory -benchtime 1x ./internal/server/
+func BenchmarkMemory(b *testing.B) {
+	r := start0(b, nil)
+	st := r.Srv.Store()
+	heap := func() float64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return float64(m.HeapAlloc) / (1 << 20)
+	}
+	wait := func(n int) {
+		for finishedRated(b, st) < n {
+			time.Sleep(500 * time.Millisecond)
+		}
+	}
+	marks := []int{250, 1000, 2000}
+	for _, n := range marks {
+		wait(n)
+		b.ReportMetric(heap(), fmt.Sprintf("heap-MiB-at-%d", n))
+	}
+}
