@@ -205,13 +205,22 @@ func finishedCount(t *testing.T, s *store.Store) int {
 }
 
 // exactlyOnce checks that every rated match was counted once: each bot's
-// match count equals its rated finished matches and its rating history
-// (one entry per match), and that no failed match moved a rating.
+// match count equals its applied rated matches and its rating history (one
+// entry per match), and that no failed match moved a rating. A finished
+// match waits to be applied only for an earlier match still live.
 func exactlyOnce(t *testing.T, s *store.Store) {
 	t.Helper()
 	ctx := context.Background()
 	rated := map[int64]int{}
 	failed := map[int64]bool{}
+	firstLive := int64(1 << 62)
+	lives, err := s.Matches(ctx, store.MatchFilter{Live: true, Limit: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range lives {
+		firstLive = min(firstLive, m.ID)
+	}
 	f := store.MatchFilter{Limit: 200}
 	for {
 		ms, err := s.Matches(ctx, f)
@@ -220,6 +229,10 @@ func exactlyOnce(t *testing.T, s *store.Store) {
 		}
 		for _, m := range ms {
 			switch {
+			case m.Kind == store.KindRated && m.State == store.Finished && !m.Applied:
+				if m.ID < firstLive {
+					t.Errorf("match %d finished but not rated, with no earlier match live", m.ID)
+				}
 			case m.Kind == store.KindRated && m.State == store.Finished:
 				for _, seat := range m.Seats {
 					rated[seat.BotID]++
