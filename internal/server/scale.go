@@ -154,3 +154,17 @@ func (c rosterCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(workersDesc, prometheus.GaugeValue, float64(len(ws)))
 	ch <- prometheus.MustNewConstMetric(slotsDesc, prometheus.GaugeValue, float64(slots))
 }
+
+// ensureWasm puts a module back in the object store when the store lacks
+// it: a new or rebuilt NATS cluster starts empty, and workers can fetch
+// modules only from there.
+func (s *Server) ensureWasm(ctx context.Context, sha string) error {
+	if _, err := s.q.Wasm.GetInfo(ctx, sha); err == nil {
+		return nil
+	}
+	data, err := s.store.Wasm(ctx, sha)
+	if err != nil {
+		return fmt.Errorf("module %s: %w", sha, err)
+	}
+	return s.q.PutWasm(ctx, sha, data)
+}

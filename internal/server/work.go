@@ -40,6 +40,9 @@ func (s *Server) publish(ctx context.Context, m store.Match) error {
 		if err != nil {
 			return err
 		}
+		if err := s.ensureWasm(ctx, v.SHA256); err != nil {
+			return err
+		}
 		j.Seats = append(j.Seats, jobs.Seat{Wasm: v.SHA256})
 	}
 	return s.q.Publish(ctx, j)
