@@ -25,7 +25,13 @@ import (
 
 var arenaBin string
 
-func TestMain(m *testing.M) { clitest.Main(m, "../../cmd/arena", &arenaBin) }
+func TestMain(m *testing.M) {
+	if os.Getenv(nodeEnv) != "" {
+		runNATSNode() // this test binary, re-run as one node of a NATS cluster
+		return
+	}
+	clitest.Main(m, "../../cmd/arena", &arenaBin)
+}
 
 // ackWait is short so that lost jobs come back within the test's time.
 const ackWait = "2s"
@@ -95,20 +101,16 @@ func (c *cluster) startServer() {
 	c.t.Helper()
 	c.server = spawn(c.t, filepath.Join(c.dir, "serve.log"), "serve", "serve", "--addr", c.base[len("http://"):], "--data", c.dir,
 		"--nats-listen", c.natsAdr, "--no-workers", "--rest", "0", "--ack-wait", ackWait)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get(c.base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return
-			}
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatal("server not healthy within 30 s")
-		}
-		time.Sleep(50 * time.Millisecond)
+	waitFor(c.t, "server healthy", 30*time.Second, func() bool { return healthy(c.base) })
+}
+
+func healthy(base string) bool {
+	resp, err := http.Get(base + "/healthz")
+	if err != nil {
+		return false
 	}
+	resp.Body.Close()
+	return resp.StatusCode == 200
 }
 
 // startWorker runs `arena worker` with the server's creds file, as on

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/prometheus/client_golang/prometheus"
@@ -84,7 +85,18 @@ func (s *Server) connectNATS(ctx context.Context) error {
 			return err
 		}
 	}
-	if s.q, err = jobs.Setup(ctx, s.nc, jobs.Config{AckWait: s.opt.AckWait, Replicas: o.Replicas}); err != nil {
+	// A NATS cluster that has just started elects its leaders for a few
+	// seconds before it accepts streams.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		s.q, err = jobs.Setup(ctx, s.nc, jobs.Config{AckWait: s.opt.AckWait, Replicas: o.Replicas})
+		if err == nil || ctx.Err() != nil || time.Now().After(deadline) {
+			break
+		}
+		s.log.Warn("NATS not ready; retrying", "err", err)
+		time.Sleep(time.Second)
+	}
+	if err != nil {
 		return err
 	}
 	s.roster = jobs.NewRoster()
