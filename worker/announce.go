@@ -5,11 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"runtime"
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/sandbox/meter"
@@ -108,4 +111,34 @@ func defaultName() string {
 		return h
 	}
 	return "worker"
+}
+
+// reportFor bounds how long a worker keeps trying to publish a result.
+const reportFor = 2 * time.Minute
+
+// report publishes a result, trying again while the stream cannot take it
+// (a NATS node lost, its stream electing a new leader, the server's NATS
+// restarting) and keeping the job's heartbeat meanwhile: the match is
+// played, and running it again would count a platform fault as one of
+// the job's attempts. A stopping worker tries for a few seconds only.
+func (p *Pool) report(ctx context.Context, msg jetstream.Msg, r jobs.Result, log *slog.Logger) error {
+	limit := reportFor
+	if ctx.Err() != nil {
+		limit = 5 * time.Second
+	}
+	deadline := time.Now().Add(limit)
+	for wait := 250 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
+		pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		err := p.q.PublishResult(pubCtx, r)
+		cancel()
+		if err == nil || time.Now().After(deadline) {
+			return err
+		}
+		log.Warn("worker: result not published; trying again", "err", err)
+		msg.InProgress()
+		if ctx.Err() != nil && time.Now().Add(wait).After(deadline) {
+			return err
+		}
+		time.Sleep(wait)
+	}
 }

@@ -152,6 +152,11 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 		}
 		return
 	}
+	if j.Check && j.NotWorker == p.stats.id && attempt < jobs.MaxAttempts {
+		// A second run proves more on another machine: leave it to one.
+		msg.NakWithDelay(time.Second)
+		return
+	}
 	p.stats.begin(j.MatchID)
 	defer p.stats.end(j.MatchID)
 	// Heartbeat while the match runs, so that the job is not handed out
@@ -172,6 +177,9 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 	}()
 	res, err := p.run(ctx, j)
 	stopHB()
+	if res != nil {
+		res.Worker, res.Check, res.Original = p.stats.id, j.Check, j.NotWorker
+	}
 	var retry errRetry
 	switch {
 	case ctx.Err() != nil:
@@ -185,14 +193,16 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 		}
 		log.Warn("worker: will retry", "attempt", attempt, "err", err)
 		msg.NakWithDelay(time.Duration(attempt) * time.Second)
+	case err != nil && j.Check:
+		// A check that cannot run says nothing about the match.
+		log.Warn("worker: determinism check not run", "err", err)
+		msg.Term()
 	case err != nil:
 		p.fail(ctx, msg, j.MatchID, err.Error(), log)
 	default:
 		// A finished match is reported even when the worker is stopping.
-		pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		if err := p.q.PublishResult(pubCtx, *res); err != nil {
-			log.Warn("worker: result not published; will retry", "err", err)
+		if err := p.report(ctx, msg, *res, log); err != nil {
+			log.Warn("worker: result not published; job handed back", "err", err)
 			msg.NakWithDelay(time.Second)
 			return
 		}
@@ -204,9 +214,7 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 // fail publishes the job's failure as its result and removes the job.
 func (p *Pool) fail(ctx context.Context, msg jetstream.Msg, id int64, reason string, log *slog.Logger) {
 	log.Warn("worker: match failed", "reason", reason)
-	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if err := p.q.PublishResult(pubCtx, jobs.Result{MatchID: id, Error: reason}); err != nil {
+	if err := p.report(ctx, msg, jobs.Result{MatchID: id, Error: reason}, log); err != nil {
 		msg.NakWithDelay(time.Second)
 		return
 	}
@@ -244,7 +252,7 @@ func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error
 	subject := jobs.LiveSubject(j.MatchID)
 	rn := match.Runner{OnTurn: func(t *replay.Turn, _ game.State) {
 		data, err := json.Marshal(t)
-		if err == nil {
+		if err == nil && !j.Check {
 			nc.Publish(subject, data)
 		}
 	}}

@@ -27,6 +27,7 @@ type serveCmd struct {
 	NATSCreds    string `name:"nats-creds" type:"path" help:"Creds file (JSON: url, user, password, ca) to log in to --nats."`
 	NATSReplicas int    `name:"nats-replicas" default:"1" help:"Replicas of the job streams in an external NATS cluster (3 for a three-node cluster)."`
 	NoWorkers    bool   `name:"no-workers" help:"Run no matches in this process: only joined workers (arena worker) do."`
+	CheckEvery   int    `name:"check-every" default:"100" help:"Run one finished match in N again on another worker and compare the replays byte for byte (0: never)."`
 }
 
 func (c *serveCmd) Run() error {
@@ -34,7 +35,7 @@ func (c *serveCmd) Run() error {
 	defer stop()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: c.DB, Workers: c.Workers, Rest: c.Rest, AckWait: c.AckWait, Log: log,
-		NATS: server.NATSOptions{Listen: c.NATSListen, TLSCert: c.NATSTLSCert, TLSKey: c.NATSTLSKey, URL: c.NATS, Creds: c.NATSCreds, Replicas: c.NATSReplicas, NoWorkers: c.NoWorkers}})
+		NATS: server.NATSOptions{Listen: c.NATSListen, TLSCert: c.NATSTLSCert, TLSKey: c.NATSTLSKey, URL: c.NATS, Creds: c.NATSCreds, Replicas: c.NATSReplicas, NoWorkers: c.NoWorkers, CheckEvery: c.CheckEvery}})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

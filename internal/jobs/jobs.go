@@ -54,6 +54,10 @@ type Job struct {
 	// Build is what a worker must match to run the job identically to
 	// every other worker (Stamp, Build.Check); empty from old servers.
 	Build *Build `json:"build,omitempty"`
+	// Check marks a second run of a finished match, to compare its replay
+	// with the recorded one; a worker other than NotWorker should take it.
+	Check     bool   `json:"check,omitempty"`
+	NotWorker string `json:"not_worker,omitempty"`
 }
 
 // Seat names the bot of one seat: a house bot by its spec, or an uploaded
@@ -72,6 +76,11 @@ type Result struct {
 	Replay  []byte       `json:"replay,omitempty"`
 	Seats   []SeatResult `json:"seats,omitempty"`
 	Elapsed float64      `json:"elapsed,omitempty"` // seconds, for metrics
+	Worker  string       `json:"worker,omitempty"`  // id of the worker process
+	Check   bool         `json:"check,omitempty"`   // the result of a Check job
+	// Original is the worker of the recorded run (Job.NotWorker) in the
+	// result of a Check job.
+	Original string `json:"original,omitempty"`
 }
 
 // SeatResult is one seat's outcome.
@@ -208,7 +217,11 @@ func (q *Queue) Publish(ctx context.Context, j Job) error {
 	if err != nil {
 		return err
 	}
-	_, err = q.JS.Publish(ctx, JobSubject, data, jetstream.WithMsgID("match-"+strconv.FormatInt(j.MatchID, 10)))
+	id := "match-" + strconv.FormatInt(j.MatchID, 10)
+	if j.Check {
+		id = "check-" + strconv.FormatInt(j.MatchID, 10)
+	}
+	_, err = q.JS.Publish(ctx, JobSubject, data, jetstream.WithMsgID(id))
 	if err != nil {
 		return fmt.Errorf("jobs: publish match %d: %w", j.MatchID, err)
 	}
@@ -221,7 +234,11 @@ func (q *Queue) PublishResult(ctx context.Context, r Result) error {
 	if err != nil {
 		return err
 	}
-	_, err = q.JS.Publish(ctx, ResultSubject, data, jetstream.WithMsgID("result-"+strconv.FormatInt(r.MatchID, 10)))
+	id := "result-" + strconv.FormatInt(r.MatchID, 10)
+	if r.Check {
+		id = "check-result-" + strconv.FormatInt(r.MatchID, 10)
+	}
+	_, err = q.JS.Publish(ctx, ResultSubject, data, jetstream.WithMsgID(id))
 	if err != nil {
 		return fmt.Errorf("jobs: publish result of match %d: %w", r.MatchID, err)
 	}

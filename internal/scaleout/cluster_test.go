@@ -155,4 +155,13 @@ func TestNATSClusterNodeKilled(t *testing.T) {
 		waitFor(t, fmt.Sprintf("match %d, live at the kill, finishes", m.ID), 30*time.Second, func() bool { return c.match(s, m.ID).State == store.Finished })
 	}
 	exactlyOnce(t, s)
+	all, err := s.Matches(context.Background(), store.MatchFilter{Limit: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range all {
+		if m.State == store.Failed {
+			t.Errorf("match %d failed: %s", m.ID, m.Reason)
+		}
+	}
 }

@@ -9,11 +9,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -100,7 +103,7 @@ func newCluster(t *testing.T, httpPort, natsPort int) *cluster {
 func (c *cluster) startServer() {
 	c.t.Helper()
 	c.server = spawn(c.t, filepath.Join(c.dir, "serve.log"), "serve", "serve", "--addr", c.base[len("http://"):], "--data", c.dir,
-		"--nats-listen", c.natsAdr, "--no-workers", "--rest", "0", "--ack-wait", ackWait)
+		"--nats-listen", c.natsAdr, "--no-workers", "--rest", "0", "--ack-wait", ackWait, "--check-every", "3")
 	waitFor(c.t, "server healthy", 30*time.Second, func() bool { return healthy(c.base) })
 }
 
@@ -318,6 +321,9 @@ func TestTwoWorkersSIGKILL(t *testing.T) {
 	s := c.store()
 	waitFor(t, "two workers announced", 20*time.Second, func() bool { return len(c.roster()) == 2 })
 	waitFor(t, "6 matches finished", 40*time.Second, func() bool { return finishedCount(t, s) >= 6 })
+	// One match in three is run again on the other worker and compared.
+	same := `arena_determinism_checks_total{outcome="same",where="other"}`
+	waitFor(t, "a determinism check on another worker", 30*time.Second, func() bool { return metric(t, c.base, same) >= 1 })
 
 	killed, id := c.killMidMatch(s, []*proc{w1, w2}, false)
 	t.Logf("killed %s running match %d", killed.name, id)
@@ -334,6 +340,42 @@ func TestTwoWorkersSIGKILL(t *testing.T) {
 		t.Fatalf("match %d finished without its result: %+v", id, m)
 	}
 	exactlyOnce(t, s)
+	if n := metric(t, c.base, `arena_determinism_checks_total{outcome="mismatch"`); n != 0 {
+		t.Fatalf("%v determinism mismatches", n)
+	}
+	if n := metric(t, c.base, `arena_workers`); n != 1 {
+		t.Fatalf("arena_workers = %v after one of two was killed", n)
+	}
+}
+
+// metric sums the /metrics samples whose name and labels start with prefix.
+func metric(t *testing.T, base, prefix string) float64 {
+	t.Helper()
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, prefix) {
+			continue
+		}
+		if line[len(prefix):] != "" && !strings.ContainsAny(line[len(prefix):len(prefix)+1], " ,{}") {
+			continue // a longer metric name
+		}
+		f := strings.Fields(line)
+		v, err := strconv.ParseFloat(f[len(f)-1], 64)
+		if err != nil {
+			t.Fatalf("metric line %q: %v", line, err)
+		}
+		sum += v
+	}
+	return sum
 }
 
 // TestStalledWorker: a worker frozen with SIGSTOP stops heartbeating; its

@@ -1,17 +1,21 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/arenabots/arena/internal/jobs"
+	"github.com/arenabots/arena/internal/store"
 )
 
 // NATSOptions say where the job queue lives and who may join it
@@ -30,6 +34,10 @@ type NATSOptions struct {
 	Replicas int
 	// NoWorkers runs no matches in this process: only joined workers do.
 	NoWorkers bool
+	// CheckEvery runs one finished match in CheckEvery again, on another
+	// worker where there is one, and compares the replays byte for byte;
+	// 0 never does.
+	CheckEvery int
 }
 
 // connectNATS starts or reaches the NATS server, sets up the queue and
@@ -133,6 +141,10 @@ func (s *Server) scaleRoutes(mux *http.ServeMux) {
 		}{local, s.roster.List()})
 	})
 	s.metrics.reg.MustRegister(rosterCollector{s.roster})
+	s.checks = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arena_determinism_checks_total",
+		Help: "Finished matches run a second time and compared byte for byte, by outcome (same, mismatch) and by where the second run was (other worker, same worker)."},
+		[]string{"outcome", "where"})
+	s.metrics.reg.MustRegister(s.checks)
 }
 
 var (
@@ -179,4 +191,94 @@ func (s *Server) ensureWasm(ctx context.Context, sha string) error {
 		return fmt.Errorf("module %s: %w", sha, err)
 	}
 	return s.q.PutWasm(ctx, sha, data)
+}
+
+// maybeCheck queues a second run of a sampled finished match.
+func (s *Server) maybeCheck(ctx context.Context, m store.Match, r jobs.Result) {
+	every := int64(s.opt.NATS.CheckEvery)
+	if every <= 0 || m.ID%every != 0 {
+		return
+	}
+	j, err := s.job(ctx, m)
+	if err != nil {
+		s.log.Warn("determinism check not queued", "match", m.ID, "err", err)
+		return
+	}
+	j.Check, j.NotWorker = true, r.Worker
+	if err := s.q.Publish(ctx, j); err != nil {
+		s.log.Warn("determinism check not queued", "match", m.ID, "err", err)
+	}
+}
+
+// compareCheck compares a second run with the recorded replay. A mismatch
+// is logged as an error and counted: some worker plays differently.
+func (s *Server) compareCheck(ctx context.Context, m store.Match, r jobs.Result) error {
+	if m.State != store.Finished {
+		return nil
+	}
+	rec, err := s.store.Replay(ctx, m.ID)
+	if err != nil {
+		return err
+	}
+	where := "other"
+	if r.Worker == "" || r.Worker == r.Original {
+		where = "same"
+	}
+	if r.Error == "" && bytes.Equal(rec, r.Replay) {
+		s.checks.WithLabelValues("same", where).Inc()
+		return nil
+	}
+	s.checks.WithLabelValues("mismatch", where).Inc()
+	s.log.Error("DETERMINISM: a second run of a match differs from the recorded one", "match", m.ID, "game", m.Game,
+		"recorded_bytes", len(rec), "rerun_bytes", len(r.Replay), "rerun_worker", r.Worker, "rerun_error", r.Error)
+	return nil
+}
+
+// publishLater notes a match whose job could not be published (NATS
+// unreachable, a stream electing its leader) for republish.
+func (s *Server) publishLater(id int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.retry == nil {
+		s.retry = map[int64]bool{}
+	}
+	s.retry[id] = true
+}
+
+// republish publishes again, every second, the jobs that could not be
+// published, while their matches are still queued: otherwise they would
+// wait for the next start.
+func (s *Server) republish(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		s.mu.Lock()
+		ids := make([]int64, 0, len(s.retry))
+		for id := range s.retry {
+			ids = append(ids, id)
+		}
+		s.retry = nil
+		s.mu.Unlock()
+		slices.Sort(ids)
+		for _, id := range ids {
+			m, err := s.store.Match(ctx, id)
+			if err != nil {
+				if ctx.Err() == nil && !errors.Is(err, store.ErrNotFound) {
+					s.publishLater(id)
+				}
+				continue
+			}
+			if m.State != store.Queued {
+				continue
+			}
+			if err := s.publish(ctx, m); err == nil {
+				s.log.Info("job published after a failure", "match", id)
+			}
+		}
+	}
 }

@@ -21,6 +21,7 @@ import (
 
 	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/api"
@@ -66,6 +67,7 @@ type Server struct {
 	q       *jobs.Queue
 	pool    *worker.Pool
 	roster  *jobs.Roster
+	checks  *prometheus.CounterVec // determinism checks (scale.go)
 	metrics *metrics
 	handler http.Handler
 	api     http.Handler
@@ -75,6 +77,7 @@ type Server struct {
 	kick    chan struct{} // wakes the matchmaker
 	mu      sync.Mutex
 	waiters map[int64][]chan struct{} // version id -> waiting uploads
+	retry   map[int64]bool            // matches whose job could not be published (scale.go)
 	seed    atomic.Uint64
 }
 
@@ -199,6 +202,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		start(s.pool.Run)
 	}
 	start(s.record)
+	start(s.republish)
 	if err := s.requeue(ctx); err != nil {
 		s.log.Error("requeue", "err", err)
 	}
@@ -255,7 +259,7 @@ func (s *Server) requeue(ctx context.Context) error {
 	}
 	for _, m := range ms {
 		if err := s.publish(ctx, m); err != nil {
-			return err
+			s.log.Warn("requeue: will try again", "match", m.ID, "err", err)
 		}
 	}
 	if len(ms) > 0 {
