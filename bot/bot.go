@@ -1,4 +1,4 @@
-// Package bot is the platform's side of the bot protocol (bot-protocol.md):
+// Package bot is the platform's side of the bot protocol (docs/bots.md):
 // what a bot is to the match runner, whatever kind it is (builtin, exec, wasm,
 // potm), and the restart-and-retire rule every program-backed bot shares.
 package bot
@@ -30,6 +30,11 @@ type Request struct {
 	Turn        int
 	Observation []byte     // the game's JSON observation object, no newline
 	State       game.State // the same, typed: for house bots only
+	// Clocks is, per seat, the share of its game clock left (1 = full):
+	// its own clock for a Clocked bot, the fuel left of a game-long tank
+	// for a metered one, 1 otherwise. A 2006 contest entry's input file
+	// shows both players' time from it.
+	Clocks []float64
 }
 
 // Reply is one seat's answer to one Request.
@@ -43,10 +48,26 @@ type Bot interface {
 	Close() []byte
 }
 
+// Opener opens the bot of one seat for one match (m.Seat) and says how the
+// replay names it. The match runner takes one, so it never needs to know how
+// bots are specified (package bot/spec makes one from SPEC strings).
+type Opener func(ctx context.Context, m Match) (Bot, Identity, error)
+
+// Clocked is implemented by bots that play on a game clock of their own (a
+// 2006 contest entry's CPU seconds). ClockLeft is the share of it left,
+// from 1 (untouched) to 0 (spent).
+type Clocked interface {
+	ClockLeft() float64
+}
+
 // Identity describes a bot for the replay.
 type Identity struct {
 	Spec   string `json:"spec"`
 	SHA256 string `json:"sha256,omitempty"` // of the bot's file, where it has one
+	// CostModel is, for a metered (wasm) bot, the version of the fuel cost
+	// model its fuel figures follow (docs/fuel.md): a re-run under another
+	// model cannot give the same figures.
+	CostModel int `json:"cost_model,omitempty"`
 }
 
 // Identifier is implemented by bots that have a file behind them.

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/rng"
@@ -24,7 +25,7 @@ func OpenBuiltin(name string, m Match) (Bot, error) {
 		}
 		names = append(names, info.Name)
 	}
-	return nil, fmt.Errorf("%s has no house bot %q (it has: %v)", m.Game.Info().ID, name, names)
+	return nil, fmt.Errorf("%s has no house bot %q (it has: %s)", m.Game.Info().ID, name, strings.Join(names, ", "))
 }
 
 func (h *house) Act(_ context.Context, req Request) Reply {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -168,6 +169,11 @@ func parseDot(t *testing.T, s string) (col, row int) {
 
 func abs(v int) int { return max(v, -v) }
 
+// TestKits writes every kit with `arena new` into a folder outside the
+// repository and runs the commands of its own README: the first shell block
+// builds the wasm module, the second the native program, the third checks
+// the module with `arena check` (a smoke match in both seats) and plays it.
+// Then both builds play a house bot: they must play the very same game.
 func TestKits(t *testing.T) {
 	// The kits of one game play alike in every language: the first kit's
 	// replay of each game is the reference for the others.
@@ -176,11 +182,32 @@ func TestKits(t *testing.T) {
 		for _, g := range kitGames {
 			t.Run(tc.lang+"/"+g.id, func(t *testing.T) {
 				if m := tc.missing(); m != "" {
-					t.Skipf("the %s toolchain is missing (%s): run scripts/install-toolchains.sh as root", tc.lang, m)
+					t.Fatalf("the %s toolchain is missing (%s): run scripts/install-toolchains.sh as root", tc.lang, m)
 				}
-				src := tc.source(filepath.Join(tc.lang, g.id))
-				dir := t.TempDir()
-				native := build(t, tc.native(src, filepath.Join(dir, "bot")))
+				dir := filepath.Join(t.TempDir(), "mybot")
+				if out, err := exec.Command(arenaBin, "new", "--lang", tc.lang, "--game", g.id, dir).CombinedOutput(); err != nil {
+					t.Fatalf("arena new: %v\n%s", err, out)
+				}
+				readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				blocks := shellBlocks(string(readme))
+				if len(blocks) < 2 {
+					t.Fatalf("the README has %d shell blocks, want the wasm build then the native build", len(blocks))
+				}
+				runBlock(t, dir, blocks[0])
+				runBlock(t, dir, blocks[1])
+				wasm, native := filepath.Join(dir, "bot.wasm"), filepath.Join(dir, "bot")
+
+				// The README's third block checks the module and plays the
+				// kit in both seats, natively against wasm, with `arena`.
+				if len(blocks) < 3 {
+					t.Fatal("the README has no block of arena commands")
+				}
+				if out := runBlock(t, dir, blocks[2]); !strings.Contains(out, "PASS") || strings.Count(out, "1. seat ") != 2 {
+					t.Fatalf("the README's arena commands printed:\n%s", out)
+				}
 				r := play(t, g, "exec:"+native, filepath.Join(dir, "native.replay"))
 				g.complete(t, r)
 				if ref := reference[g.id]; ref != nil {
@@ -188,14 +215,37 @@ func TestKits(t *testing.T) {
 				} else {
 					reference[g.id] = r
 				}
-
-				wasm := build(t, tc.wasm(src, filepath.Join(dir, "bot.wasm")))
 				rw := play(t, g, "wasm:"+wasm, filepath.Join(dir, "wasm.replay"))
 				g.complete(t, rw)
 				sameGame(t, r, rw)
 			})
 		}
 	}
+}
+
+var shellBlock = regexp.MustCompile("(?s)```sh\n(.*?)```")
+
+// shellBlocks returns the shell blocks of a README, in order.
+func shellBlocks(readme string) []string {
+	var blocks []string
+	for _, m := range shellBlock.FindAllStringSubmatch(readme, -1) {
+		blocks = append(blocks, m[1])
+	}
+	return blocks
+}
+
+// runBlock runs a README's shell block in dir, as a user would paste it,
+// with the arena command under test first on $PATH, and returns its output.
+func runBlock(t *testing.T, dir, block string) string {
+	t.Helper()
+	cmd := exec.Command("sh", "-e", "-c", block)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(arenaBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("in %s:\n%s\n%v\n%s", dir, block, err, out)
+	}
+	return string(out)
 }
 
 // build runs a build command and returns the file it made.
@@ -308,7 +358,7 @@ func TestFuelLeft(t *testing.T) {
 	for _, tc := range toolchains {
 		t.Run(tc.lang, func(t *testing.T) {
 			if m := tc.missing(); m != "" {
-				t.Skipf("the %s toolchain is missing (%s): run scripts/install-toolchains.sh as root", tc.lang, m)
+				t.Fatalf("the %s toolchain is missing (%s): run scripts/install-toolchains.sh as root", tc.lang, m)
 			}
 			src := fuelbots[tc.lang]
 			if tc.main == "" {
@@ -371,7 +421,7 @@ func TestWasmMatchesRerun(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range toolchains[:2] {
 		if m := tc.missing(); m != "" {
-			t.Skipf("the %s toolchain is missing (%s): run scripts/install-toolchains.sh as root", tc.lang, m)
+			t.Fatalf("the %s toolchain is missing (%s): run scripts/install-toolchains.sh as root", tc.lang, m)
 		}
 		out := filepath.Join(dir, tc.lang+".wasm")
 		bots = append(bots, "wasm:"+build(t, tc.wasm(tc.source(filepath.Join(tc.lang, "dots-and-boxes")), out)))

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/arenabots/arena/protocol"
 )
@@ -73,7 +74,10 @@ func (p Params) CheckKnown(known ...string) error {
 			}
 		}
 		if !found {
-			return fmt.Errorf("unknown parameter %q (known: %v)", k, known)
+			if len(known) == 0 {
+				return fmt.Errorf("unknown parameter %q: the game has no parameters", k)
+			}
+			return fmt.Errorf("unknown parameter %q (known: %s)", k, strings.Join(known, ", "))
 		}
 	}
 	return nil
@@ -103,7 +107,7 @@ type FuelPolicy struct {
 	PerGame int64 // when non-zero: one tank for the whole game, never refilled
 }
 
-// DefaultFuel is the protocol's per-turn allowance (bot-protocol.md).
+// DefaultFuel is the protocol's per-turn allowance (docs/fuel.md).
 var DefaultFuel = FuelPolicy{PerTurn: 5_000_000, Cap: 20_000_000}
 
 // Info describes a game.
@@ -130,6 +134,18 @@ func (i Info) AllowsPlayers(n int) bool {
 		}
 	}
 	return false
+}
+
+// PlayerCounts writes the allowed player counts for people: "2", "2 or 4".
+func (i Info) PlayerCounts() string {
+	words := make([]string, len(i.Players))
+	for k, n := range i.Players {
+		words[k] = strconv.Itoa(n)
+	}
+	if len(words) <= 1 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // A Game makes matches.

@@ -4,6 +4,7 @@ package games
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games/dotsandboxes"
@@ -29,5 +30,5 @@ func Lookup(id string) (game.Game, error) {
 		}
 		ids = append(ids, g.Info().ID)
 	}
-	return nil, fmt.Errorf("unknown game %q (games: %v)", id, ids)
+	return nil, fmt.Errorf("unknown game %q (games: %s)", id, strings.Join(ids, ", "))
 }

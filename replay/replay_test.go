@@ -18,8 +18,10 @@ func sample() *Replay {
 		Turns: []Turn{
 			{Turn: 1, Seats: []Seat{{Seat: 0, Status: game.OK, Answer: `{"m":1}`, Action: json.RawMessage(`{"m":1}`), Fuel: 9}}, Hash: HashString(2)},
 			{Turn: 2, Seats: []Seat{{Seat: 1, Status: game.Malformed, Answer: "<html>", Reason: "not JSON", Action: json.RawMessage(`{"m":0}`)}}, Hash: HashString(3)},
+			{Turn: 3, Seats: []Seat{{Seat: 0, Status: game.Malformed, AnswerBase64: "/w==", Action: json.RawMessage(`{"m":0}`)}}, Hash: HashString(4)},
 		},
-		Result: Result{Turns: 2, Scores: []int64{1, 0}, Placement: []int{0, 1}, Statuses: []map[game.Status]int{{game.OK: 1}, {game.Malformed: 1}}},
+		Logs:   []Log{NewLog(0, []byte("hello\n")), NewLog(1, []byte{0xff, '\n'})},
+		Result: Result{Turns: 3, Scores: []int64{1, 0}, Placement: []int{0, 1}, Statuses: []map[game.Status]int{{game.OK: 1}, {game.Malformed: 1}}},
 	}
 }
 
@@ -32,8 +34,8 @@ func TestMarshalRoundTripsAndIsStable(t *testing.T) {
 	if !json.Valid(a) {
 		t.Fatalf("not JSON:\n%s", a)
 	}
-	// One turn per line: header, "turns":[, two turns, ], result.
-	if lines := strings.Count(string(a), "\n"); lines != 6 {
+	// One turn per line: header, "turns":[, three turns, ], result, "logs":[, two logs, ].
+	if lines := strings.Count(string(a), "\n"); lines != 11 {
 		t.Fatalf("%d lines:\n%s", lines, a)
 	}
 	back, err := Parse(a)
@@ -51,7 +53,7 @@ func TestMarshalRoundTripsAndIsStable(t *testing.T) {
 
 func TestParseRefusesOtherFormats(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{`{"format":"arena-replay","version":2}`, "version 2 is not supported"},
+		{`{"format":"arena-replay","version":3}`, "version 3 is not supported"},
 		{`{"format":"pgn"}`, "format is"},
 		{`[1,2]`, "not a replay"},
 	} {

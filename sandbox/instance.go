@@ -123,6 +123,7 @@ type Instance struct {
 	given       int64             // all fuel ever put in the counter; spent = given - counter
 	slept       int64             // virtual nanoseconds slept
 	started     bool              // past the first stdin read: fuel comes from the tank
+	startup     int64             // fuel spent before the first stdin read
 	dry         bool              // ran out of fuel
 	outstanding bool              // an observation was delivered and awaits its answer
 	delivered   int64             // the tank when the outstanding observation was delivered
@@ -257,6 +258,9 @@ func (in *Instance) refill(mod api.Module, counter int64) int64 {
 func (in *Instance) startTurn(observe func(left int64) []byte) {
 	if in.started {
 		in.tank.Left = max(in.live(), 0)
+	}
+	if !in.started {
+		in.startup = in.limits.StartAllowance - max(in.live(), 0)
 	}
 	in.started = true // what was left of the start-up allowance is gone
 	in.tank.Left = min(in.tank.Left+in.tank.PerTurn, in.tank.Cap)
@@ -513,3 +517,8 @@ func instantiateHost(ctx context.Context, wz wazero.Runtime) (api.Module, error)
 		Export(hostFuelLeft).
 		Instantiate(ctx)
 }
+
+// StartupFuel is the fuel the instance spent from instantiation to its first
+// stdin read, out of Limits.StartAllowance. Read it once the first Ask has
+// returned; before that it is 0.
+func (in *Instance) StartupFuel() int64 { return in.startup }

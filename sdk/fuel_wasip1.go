@@ -2,7 +2,7 @@
 
 package sdk
 
-// fuelLeft is the platform's import arena.fuel_left (bot-protocol.md).
+// fuelLeft is the platform's import arena.fuel_left (docs/bots.md).
 //
 //go:wasmimport arena fuel_left
 func fuelLeft() int64

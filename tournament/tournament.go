@@ -12,17 +12,29 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/rng"
-	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
 )
+
+// A Runner plays the tournament's games. The command line gives one that
+// opens bots from their SPECs; the server, one for its stored bots.
+type Runner interface {
+	// Check opens the bot named by spec for g and closes it, so that a bad
+	// entry fails before the first game rather than after many.
+	Check(ctx context.Context, g game.Game, spec string) error
+	// Play plays one game between the bots named by specs, in seat order,
+	// and returns its replay.
+	Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, error)
+}
 
 // Config describes a tournament.
 type Config struct {
 	Game   game.Game
+	Runner Runner
 	Bots   []string // entries, as bot SPECs
 	Seed   uint64
 	Params game.Params
@@ -42,6 +54,22 @@ type Config struct {
 	Parallel int
 	// Progress, when set, is called after every finished game.
 	Progress func(done, total int)
+	// OnGame, when set, is called once per finished game, one call at a
+	// time, in the order the games finish (which depends on Parallel; the
+	// records themselves do not). An error stops the tournament.
+	OnGame func(g GameRecord, r *replay.Replay) error
+}
+
+// GameRecord is one finished game.
+type GameRecord struct {
+	Round     int                   `json:"round"` // 1, or 2 for the finals
+	Index     int                   `json:"index"` // in the round's schedule, from 1
+	Seed      uint64                `json:"seed"`
+	Bots      []string              `json:"bots"` // SPECs, in seat order
+	Turns     int                   `json:"turns"`
+	Scores    []int64               `json:"scores"`
+	Placement []int                 `json:"placement"`
+	Statuses  []map[game.Status]int `json:"statuses"`
 }
 
 // Standing is one entry's record in a round.
@@ -65,9 +93,15 @@ type Result struct {
 	Standings []Standing `json:"standings"`
 	RoundOne  []Standing `json:"round_one"`
 	Finals    []Standing `json:"finals,omitempty"`
+	// Games lists every game played, round by round in schedule order.
+	Games []GameRecord `json:"games"`
 }
 
 // Run plays the tournament.
+//
+// Before the first game it checks the whole configuration: every parameter
+// on every board, every entry through the Runner; so a mistake costs no
+// games. An error from a game ends the tournament.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
@@ -81,12 +115,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Finals > 1 {
 		total += countGames(cfg.Finals, cfg.Players, cfg.FinalBoards)
 	}
-	prog := &progress{report: cfg.Progress, total: total}
+	if err := cfg.check(ctx); err != nil {
+		return nil, err
+	}
+	prog := &progress{report: cfg.Progress, onGame: cfg.OnGame, total: total}
 	if err := play(ctx, cfg, one, prog); err != nil {
 		return nil, err
 	}
 	res := &Result{Game: cfg.Game.Info().ID, Seed: cfg.Seed, Params: cfg.Params, Players: cfg.Players, Boards: cfg.Boards}
 	res.RoundOne = standings(cfg, entries, one)
+	res.Games = records(cfg, one)
 	res.Standings = res.RoundOne
 	if cfg.Finals > 1 {
 		finalists := make([]int, cfg.Finals)
@@ -99,12 +137,24 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			return nil, err
 		}
 		res.Finals = standings(cfg, finalists, final)
+		res.Games = append(res.Games, records(cfg, final)...)
 		res.Standings = append(append([]Standing(nil), res.Finals...), res.RoundOne[cfg.Finals:]...)
 	}
 	return res, nil
 }
 
+// UsageError is a configuration the tournament cannot run as given.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func usage(format string, args ...any) error { return &UsageError{Msg: fmt.Sprintf(format, args...)} }
+
+// defaults fills in the defaults and refuses what is out of range.
 func (cfg *Config) defaults() error {
+	if cfg.Runner == nil {
+		return errors.New("tournament: no Runner")
+	}
 	info := cfg.Game.Info()
 	if cfg.Players == 0 {
 		cfg.Players = info.Players[0]
@@ -113,15 +163,15 @@ func (cfg *Config) defaults() error {
 		}
 	}
 	if !info.AllowsPlayers(cfg.Players) {
-		return fmt.Errorf("%s is for %v players, not %d", info.ID, info.Players, cfg.Players)
+		return usage("%s is for %s players, not %d", info.ID, info.PlayerCounts(), cfg.Players)
 	}
 	if len(cfg.Bots) < cfg.Players {
-		return fmt.Errorf("a tournament of %d-player games needs at least %d bots, got %d", cfg.Players, cfg.Players, len(cfg.Bots))
+		return usage("a tournament of %d-player games needs at least %d bots, got %d", cfg.Players, cfg.Players, len(cfg.Bots))
 	}
 	seen := map[string]bool{}
 	for _, b := range cfg.Bots {
 		if seen[b] {
-			return fmt.Errorf("bot %s is entered twice", b)
+			return usage("bot %s is entered twice", b)
 		}
 		seen[b] = true
 	}
@@ -134,26 +184,63 @@ func (cfg *Config) defaults() error {
 		params[k] = v
 	}
 	cfg.Params = params
-	if cfg.Boards <= 0 {
+	switch {
+	case cfg.Boards == 0:
 		cfg.Boards = 4
+	case cfg.Boards < 0:
+		return usage("boards %d: want 1 or more", cfg.Boards)
 	}
-	if cfg.FinalBoards <= 0 {
+	switch {
+	case cfg.FinalBoards == 0:
 		cfg.FinalBoards = 2 * cfg.Boards
+	case cfg.FinalBoards < 0:
+		return usage("final boards %d: want 1 or more", cfg.FinalBoards)
 	}
-	if cfg.Finals > len(cfg.Bots) {
-		cfg.Finals = len(cfg.Bots)
+	switch {
+	case cfg.Finals < 0 || cfg.Finals == 1:
+		return usage("finals %d: want 0 (no finals) or from %d to the %d entries", cfg.Finals, max(2, cfg.Players), len(cfg.Bots))
+	case cfg.Finals > len(cfg.Bots):
+		return usage("finals %d: there are only %d entries", cfg.Finals, len(cfg.Bots))
+	case cfg.Finals > 1 && cfg.Finals < cfg.Players:
+		return usage("a finals round of %d-player games needs at least %d finalists", cfg.Players, cfg.Players)
 	}
-	if cfg.Finals > 1 && cfg.Finals < cfg.Players {
-		return fmt.Errorf("a finals round of %d-player games needs at least %d finalists", cfg.Players, cfg.Players)
-	}
-	if cfg.Parallel <= 0 {
+	switch {
+	case cfg.Parallel == 0:
 		cfg.Parallel = runtime.GOMAXPROCS(0)
+	case cfg.Parallel < 0:
+		return usage("parallel %d: want 1 or more", cfg.Parallel)
+	}
+	return nil
+}
+
+// check starts the game on every board of both rounds (the varied settings
+// draw a different board from each seed, and one may be impossible) and
+// checks every entry.
+func (cfg *Config) check(ctx context.Context) error {
+	rounds := []int{cfg.Boards}
+	if cfg.Finals > 1 {
+		rounds = append(rounds, cfg.FinalBoards)
+	}
+	for round, boards := range rounds {
+		for b := 0; b < boards; b++ {
+			seed := rng.Mix(cfg.Seed, uint64(round), uint64(b))
+			if _, err := cfg.Game.New(game.Config{Seed: seed, Players: cfg.Players, Params: cfg.Params}); err != nil {
+				return &UsageError{Msg: fmt.Sprintf("round %d, board %d (seed %d): %v", round+1, b+1, seed, err)}
+			}
+		}
+	}
+	for _, b := range cfg.Bots {
+		if err := cfg.Runner.Check(ctx, cfg.Game, b); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 // job is one game: a group of entries in seat order on one board.
 type job struct {
+	round  int
+	index  int   // from 1, in the round's schedule
 	seats  []int // entry index per seat
 	seed   uint64
 	result replay.Result
@@ -172,7 +259,7 @@ func schedule(cfg Config, entries []int, boards int, round uint64) []job {
 				for i := range group {
 					seats[i] = group[(i+rot)%len(group)]
 				}
-				jobs = append(jobs, job{seats: seats, seed: seed})
+				jobs = append(jobs, job{round: int(round) + 1, index: len(jobs) + 1, seats: seats, seed: seed})
 			}
 		}
 	}
@@ -208,16 +295,47 @@ type progress struct {
 	done   int
 	total  int
 	report func(done, total int)
+	onGame func(GameRecord, *replay.Replay) error
 }
 
-func (p *progress) tick() {
-	if p.report == nil {
-		return
-	}
+// finished reports one finished game, one at a time.
+func (p *progress) finished(g GameRecord, r *replay.Replay) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
-	p.report(p.done, p.total)
+	if p.onGame != nil {
+		if err := p.onGame(g, r); err != nil {
+			return err
+		}
+	}
+	if p.report != nil {
+		p.report(p.done, p.total)
+	}
+	return nil
+}
+
+// records lists a round's games.
+func records(cfg Config, jobs []job) []GameRecord {
+	out := make([]GameRecord, len(jobs))
+	for i, j := range jobs {
+		out[i] = record(cfg, j)
+	}
+	return out
+}
+
+func record(cfg Config, j job) GameRecord {
+	return GameRecord{
+		Round: j.round, Index: j.index, Seed: j.seed, Bots: specsOf(cfg, j),
+		Turns: j.result.Turns, Scores: j.result.Scores, Placement: j.result.Placement, Statuses: j.result.Statuses,
+	}
+}
+
+func specsOf(cfg Config, j job) []string {
+	specs := make([]string, len(j.seats))
+	for s, e := range j.seats {
+		specs[s] = cfg.Bots[e]
+	}
+	return specs
 }
 
 // play runs the jobs on cfg.Parallel workers. Each job writes only its own
@@ -235,22 +353,20 @@ func play(ctx context.Context, cfg Config, jobs []job, prog *progress) error {
 			defer wg.Done()
 			for i := range next {
 				j := &jobs[i]
-				specs := make([]string, len(j.seats))
-				for s, e := range j.seats {
-					specs[s] = cfg.Bots[e]
+				specs := specsOf(cfg, *j)
+				r, err := cfg.Runner.Play(ctx, cfg.Game, j.seed, cfg.Params, specs)
+				if err == nil {
+					j.result = r.Result
+					err = prog.finished(record(cfg, *j), r)
 				}
-				played, err := match.Runner{}.Play(ctx, cfg.Game, j.seed, cfg.Params, specs)
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {
-						firstErr = fmt.Errorf("game %d (%v, seed %d): %w", i+1, specs, j.seed, err)
+						firstErr = fmt.Errorf("round %d, game %d (%s, seed %d): %w", j.round, j.index, strings.Join(specs, " vs "), j.seed, err)
 					}
 					mu.Unlock()
 					cancel()
-					continue
 				}
-				j.result = played.Replay.Result
-				prog.tick()
 			}
 		}()
 	}

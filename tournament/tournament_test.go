@@ -1,20 +1,47 @@
 package tournament
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games/dotsandboxes"
+	"github.com/arenabots/arena/games/linesandboxes"
+	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
 )
+
+// specRunner opens entries from their SPECs and counts the games it plays.
+type specRunner struct{ played *atomic.Int64 }
+
+func (specRunner) Check(ctx context.Context, g game.Game, s string) error {
+	b, err := spec.Open(ctx, s, bot.Match{Game: g})
+	if err != nil {
+		return err
+	}
+	b.Close()
+	return nil
+}
+
+func (r specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, error) {
+	if r.played != nil {
+		r.played.Add(1)
+	}
+	return match.Runner{}.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: params}, spec.Opener(specs))
+}
 
 var dnbBots = []string{"builtin:random", "builtin:greedy", "builtin:chains"}
 
 func TestDotsAndBoxesRanksChainsFirst(t *testing.T) {
-	res, err := Run(context.Background(), Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Seed: 1})
+	res, err := Run(context.Background(), Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: dnbBots, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +64,7 @@ func TestDotsAndBoxesRanksChainsFirst(t *testing.T) {
 func TestSameResultWhateverTheParallelism(t *testing.T) {
 	var out []string
 	for _, parallel := range []int{1, 2, 5} {
-		res, err := Run(context.Background(), Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Seed: 9, Boards: 2, Finals: 2, Parallel: parallel})
+		res, err := Run(context.Background(), Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: dnbBots, Seed: 9, Boards: 2, Finals: 2, Parallel: parallel})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +77,7 @@ func TestSameResultWhateverTheParallelism(t *testing.T) {
 }
 
 func TestFinalsDecideTheTop(t *testing.T) {
-	res, err := Run(context.Background(), Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Seed: 2, Boards: 1, Finals: 2, FinalBoards: 3})
+	res, err := Run(context.Background(), Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: dnbBots, Seed: 2, Boards: 1, Finals: 2, FinalBoards: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,13 +152,77 @@ func TestBadConfigs(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{Game: dotsandboxes.Game{}, Bots: []string{"builtin:random"}}, "at least 2 bots"},
-		{Config{Game: dotsandboxes.Game{}, Bots: []string{"builtin:random", "builtin:random"}}, "entered twice"},
-		{Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Players: 4}, "not 4"},
-		{Config{Game: dotsandboxes.Game{}, Bots: []string{"builtin:random", "builtin:nobody"}}, `no house bot "nobody"`},
+		{Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: []string{"builtin:random"}}, "at least 2 bots"},
+		{Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: []string{"builtin:random", "builtin:random"}}, "entered twice"},
+		{Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: dnbBots, Players: 4}, "not 4"},
+		{Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Boards: -1}, "boards -1"},
+		{Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Finals: 1}, "finals 1"},
+		{Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Finals: 4}, "only 3 entries"},
+		{Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Finals: 2, FinalBoards: -2}, "final boards -2"},
+		{Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Parallel: -1}, "parallel -1"},
+		{Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Params: game.Params{"rows": "3"}}, `unknown parameter "rows"`},
+		{Config{Game: linesandboxes.Game{}, Bots: []string{"builtin:greedy", "builtin:random"}, Params: game.Params{"rows": "9"}}, "round 1, board 1"},
+		// The bad entry comes last: it must fail before any game is played.
+		{Config{Game: dotsandboxes.Game{}, Bots: []string{"builtin:random", "builtin:greedy", "builtin:nobody"}}, `no house bot "nobody"`},
 	} {
+		var played atomic.Int64
+		if tc.cfg.Runner == nil {
+			tc.cfg.Runner = specRunner{&played}
+		}
 		if _, err := Run(context.Background(), tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want %q", tc.cfg.Bots, err, tc.want)
 		}
+		if n := played.Load(); n != 0 {
+			t.Errorf("%v: %d games played before the error %q", tc.cfg.Bots, n, tc.want)
+		}
+	}
+}
+
+// TestEveryGameIsReported checks that OnGame sees every game once, with the
+// record the result lists, and that the list does not depend on the order
+// the games finished in.
+func TestEveryGameIsReported(t *testing.T) {
+	var lists []string
+	for _, parallel := range []int{1, 3} {
+		var seen []GameRecord
+		cfg := Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: dnbBots, Seed: 5, Boards: 1, Finals: 2, Parallel: parallel,
+			OnGame: func(g GameRecord, r *replay.Replay) error {
+				if r.Result.Turns != g.Turns || r.Seed != g.Seed {
+					t.Errorf("game %d/%d: record %+v, replay result %+v", g.Round, g.Index, g, r.Result)
+				}
+				seen = append(seen, g)
+				return nil
+			}}
+		res, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 3 pairs x 1 board x 2 seat orders, then 1 pair x 2 boards x 2.
+		if len(res.Games) != 6+4 || len(seen) != len(res.Games) {
+			t.Fatalf("%d games listed, %d reported", len(res.Games), len(seen))
+		}
+		slices.SortFunc(seen, func(a, b GameRecord) int { return cmp.Or(a.Round-b.Round, a.Index-b.Index) })
+		for i, g := range seen {
+			a, _ := json.Marshal(g)
+			b, _ := json.Marshal(res.Games[i])
+			if string(a) != string(b) {
+				t.Fatalf("reported %s, listed %s", a, b)
+			}
+		}
+		data, _ := json.Marshal(res.Games)
+		lists = append(lists, string(data))
+	}
+	if lists[0] != lists[1] {
+		t.Fatal("the games listed depend on the parallelism")
+	}
+}
+
+// TestOnGameErrorStops checks that a failing OnGame (a full disk under
+// --results) ends the tournament with its error.
+func TestOnGameErrorStops(t *testing.T) {
+	cfg := Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: dnbBots, Boards: 1, Parallel: 1,
+		OnGame: func(GameRecord, *replay.Replay) error { return fmt.Errorf("disk full") }}
+	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("error %v", err)
 	}
 }

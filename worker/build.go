@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/arenabots/arena/bot/spec"
+	gamepkg "github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/match"
@@ -56,11 +58,12 @@ func fingerprint(game string) (jobs.Build, error) {
 	for i := range specs {
 		specs[i] = "builtin:" + hbs[0].Name
 	}
-	played, err := match.Runner{}.Play(context.Background(), g, 1, nil, specs)
+	rep, err := match.Runner{}.Play(context.Background(), g, gamepkg.Config{Seed: 1, Players: len(specs)}, spec.Opener(specs))
 	if err != nil {
 		return jobs.Build{}, fmt.Errorf("worker: fingerprint of %s: %w", game, err)
 	}
-	data, err := played.Replay.Marshal()
+	rep.Logs = nil
+	data, err := rep.Marshal()
 	if err != nil {
 		return jobs.Build{}, err
 	}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/jobs"
@@ -257,7 +258,8 @@ func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error
 		}
 	}}
 	start := time.Now()
-	played, err := rn.Play(ctx, g, j.Seed, game.Params(j.Params), specs)
+	cfg := game.Config{Seed: j.Seed, Players: len(specs), Params: game.Params(j.Params)}
+	rep, err := rn.Play(ctx, g, cfg, spec.Opener(specs))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, errRetry{err}
@@ -266,15 +268,24 @@ func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error
 	}
 	// The replay names modules by hash, not by this worker's cache path.
 	for i, s := range j.Seats {
-		if s.Wasm != "" && i < len(played.Replay.Bots) {
-			played.Replay.Bots[i].Spec = "wasm:" + s.Wasm
+		if s.Wasm != "" && i < len(rep.Bots) {
+			rep.Bots[i].Spec = "wasm:" + s.Wasm
 		}
 	}
-	data, err := played.Replay.Marshal()
+	// A bot's log is its owner's only: it travels beside the replay, which
+	// anyone may read, not in it.
+	logs := make([][]byte, len(specs))
+	for _, l := range rep.Logs {
+		if b, err := l.Bytes(); err == nil && l.Seat >= 0 && l.Seat < len(logs) {
+			logs[l.Seat] = b
+		}
+	}
+	rep.Logs = nil
+	data, err := rep.Marshal()
 	if err != nil {
 		return nil, err
 	}
-	return Summarize(j.MatchID, g, played.Replay, data, played.Logs, time.Since(start)), nil
+	return Summarize(j.MatchID, g, rep, data, logs, time.Since(start)), nil
 }
 
 // Summarize turns a played match into its result: places from the

@@ -8,11 +8,10 @@ package execbot
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/arenabots/arena/bot"
 	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/internal/hashing"
 )
 
 // DefaultTimeout is the wall-clock limit per answer.
@@ -46,10 +46,10 @@ func OpenWithTimeout(command string, timeout time.Duration) (*Bot, error) {
 	}
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
-		return nil, err
+		return nil, notFound(argv[0], err)
 	}
 	id := bot.Identity{Spec: "exec:" + command}
-	if sum, err := fileSHA256(path); err == nil {
+	if sum, err := hashing.FileSHA256(path); err == nil {
 		id.SHA256 = sum
 	}
 	log := &bot.Log{}
@@ -61,19 +61,6 @@ func OpenWithTimeout(command string, timeout time.Duration) (*Bot, error) {
 
 // Identity names the program and the hash of its file.
 func (b *Bot) Identity() bot.Identity { return b.id }
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
 
 // process is one running instance of the program.
 type process struct {
@@ -223,4 +210,23 @@ func (p *process) Stop() {
 	}
 	p.stdin.Close()
 	<-p.exited
+}
+
+// notFound explains a program that is not there. A bare name is looked up
+// on $PATH only, as a shell does, which surprises someone who meant the
+// program in the current folder.
+func notFound(name string, err error) error {
+	if !strings.ContainsRune(name, '/') {
+		if st, serr := os.Stat(name); serr == nil && !st.IsDir() {
+			return fmt.Errorf("program %q is not on $PATH; for the one in this folder write exec:./%s", name, name)
+		}
+		return fmt.Errorf("program %q is not on $PATH (write a path, like exec:./%s, for a program elsewhere)", name, name)
+	}
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("program %s: no such file", name)
+	}
+	if errors.Is(err, os.ErrPermission) || errors.Is(err, exec.ErrNotFound) {
+		return fmt.Errorf("program %s is not an executable file (chmod +x?)", name)
+	}
+	return fmt.Errorf("program %s: %w", name, err)
 }

@@ -12,7 +12,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -101,6 +100,10 @@ func (b *Bot) Identity() bot.Identity {
 	return id
 }
 
+// ClockLeft is the share of its 60 s left (bot.Clocked), so the input file
+// of an entry playing against this one shows its real time.
+func (b *Bot) ClockLeft() float64 { return b.Left().Seconds() / b.opts.Clock.Seconds() }
+
 // Left is the CPU time the entry has left this game.
 func (b *Bot) Left() time.Duration { return max(b.opts.Clock-b.used, 0) }
 
@@ -117,14 +120,22 @@ func (b *Bot) Act(ctx context.Context, req bot.Request) bot.Reply {
 		return bot.Reply{Status: game.Timeout, Detail: "its CPU time for this game is spent"}
 	}
 	var obs linesandboxes.Observation
-	if err := json.Unmarshal(req.Observation, &obs); err != nil {
+	if err := game.Decode(req.Observation, &obs); err != nil {
 		return bot.Reply{Status: game.Crash, Detail: fmt.Sprintf("observation: %v", err)}
 	}
-	// The entry's own clock is known; the opponent's is not (it may be any
-	// kind of bot), so the file shows it a full clock.
+	// Both players' real time left, as the contest page says: the entry's
+	// own clock, and the opponent's share of its clock (its CPU seconds if
+	// it is an entry too, its fuel if it is a wasm bot) scaled to this
+	// entry's clock; an opponent with no clock shows a full one.
 	var times [2]float64
+	for seat := range times {
+		share := 1.0
+		if seat < len(req.Clocks) {
+			share = req.Clocks[seat]
+		}
+		times[seat] = share * b.opts.Clock.Seconds()
+	}
 	times[b.seat] = left.Seconds()
-	times[1-b.seat] = b.opts.Clock.Seconds()
 	file, err := obs.InputFile(times)
 	if err != nil {
 		return bot.Reply{Status: game.Crash, Detail: err.Error()}

@@ -213,7 +213,7 @@ func TestInputFileAsSeen(t *testing.T) {
 			t.Fatalf("%s: %s %s", m, v.Status, v.Reason)
 		}
 	}
-	r := entry.Act(context.Background(), bot.Request{Observation: s.AppendObservation(nil, 1)})
+	r := entry.Act(context.Background(), bot.Request{Observation: s.AppendObservation(nil, 1), Clocks: []float64{0.25, 1}})
 	if r.Status != game.Illegal && r.Status != game.OK {
 		t.Fatalf("reply %+v", r)
 	}
@@ -221,10 +221,10 @@ func TestInputFileAsSeen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The page's third sample, with the scores the moves really give and a
-	// full clock for the opponent.
-	want := "2 8 3\n1 1 0.40\n2 1 0.40\n0 A2 D2\n0 B1 B9\n1 A1 C1\n2 A1 A5\n1 C1 C9\n"
-	if got := string(seen); !strings.HasPrefix(got, "2 8 3\n1 1 0.40\n2 1 ") || !strings.HasSuffix(got, "0 A2 D2\n0 B1 B9\n1 A1 C1\n2 A1 A5\n1 C1 C9\n") {
+	// The page's third sample, with the scores the moves really give and
+	// both clocks: the opponent has a quarter of its clock left.
+	want := "2 8 3\n1 1 0.10\n2 1 0.40\n0 A2 D2\n0 B1 B9\n1 A1 C1\n2 A1 A5\n1 C1 C9\n"
+	if got := string(seen); !strings.HasPrefix(got, "2 8 3\n1 1 0.10\n2 1 ") || !strings.HasSuffix(got, "0 A2 D2\n0 B1 B9\n1 A1 C1\n2 A1 A5\n1 C1 C9\n") {
 		t.Errorf("input file:\n%s\nwant like:\n%s", got, want)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/arenabots/arena/bot/execbot"
 	"github.com/arenabots/arena/bot/potmbot"
 	"github.com/arenabots/arena/bot/wasmbot"
+	"github.com/arenabots/arena/sandbox/meter"
 )
 
 // Kinds lists the bot kinds the command line accepts.
@@ -21,7 +22,7 @@ var Kinds = []string{"builtin", "exec", "wasm", "potm"}
 func Split(spec string) (kind, arg string, err error) {
 	kind, arg, ok := strings.Cut(spec, ":")
 	if !ok || arg == "" {
-		return "", "", fmt.Errorf("bot %q: want KIND:ARG with KIND one of %v", spec, Kinds)
+		return "", "", fmt.Errorf("bot %q: want KIND:ARG with KIND one of %s", spec, strings.Join(Kinds, ", "))
 	}
 	return kind, arg, nil
 }
@@ -43,10 +44,32 @@ func Open(ctx context.Context, spec string, m bot.Match) (bot.Bot, error) {
 	case "potm":
 		b, err = potmbot.Open(arg, m)
 	default:
-		err = fmt.Errorf("unknown kind %q: want one of %v", kind, Kinds)
+		err = fmt.Errorf("unknown kind %q: want one of %s", kind, strings.Join(Kinds, ", "))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("bot %q: %w", spec, err)
 	}
 	return b, nil
+}
+
+// Opener opens seat i's bot from specs[i], naming it in the replay by its
+// SPEC and, for a bot with a file, the file's sha256.
+func Opener(specs []string) bot.Opener {
+	return func(ctx context.Context, m bot.Match) (bot.Bot, bot.Identity, error) {
+		if m.Seat < 0 || m.Seat >= len(specs) {
+			return nil, bot.Identity{}, fmt.Errorf("no bot given for seat %d", m.Seat)
+		}
+		b, err := Open(ctx, specs[m.Seat], m)
+		if err != nil {
+			return nil, bot.Identity{}, err
+		}
+		id := bot.Identity{Spec: specs[m.Seat]}
+		if withID, ok := b.(bot.Identifier); ok {
+			id.SHA256 = withID.Identity().SHA256
+		}
+		if kind, _, _ := Split(specs[m.Seat]); kind == "wasm" {
+			id.CostModel = meter.CostModel
+		}
+		return b, id, nil
+	}
 }

@@ -3,44 +3,129 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/arenabots/arena/examples"
+	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 )
 
-type gamesCmd struct{}
+type gamesCmd struct {
+	JSON bool `name:"json" help:"Print one JSON array."`
+}
 
-func (gamesCmd) Run() error {
-	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "ID\tNAME\tPLAYERS\tPARAMETERS (default)")
+// gameListing is one game in `arena games --json`.
+type gameListing struct {
+	ID      string         `json:"id"`
+	Name    string         `json:"name"`
+	Players []int          `json:"players"`
+	Params  []paramListing `json:"params"`
+	Fuel    fuelListing    `json:"fuel"`
+	// Kits lists the languages of the game's starter kits (arena new).
+	Kits []string `json:"kits"`
+
+	players string // for the table
+}
+
+// fuelListing is a game's fuel policy for wasm bots (docs/fuel.md).
+type fuelListing struct {
+	PerTurn int64 `json:"per_turn"`
+	Cap     int64 `json:"cap"`
+	PerGame int64 `json:"per_game,omitempty"`
+}
+
+type paramListing struct {
+	Name    string `json:"name"`
+	Default string `json:"default"`
+	Doc     string `json:"doc"`
+}
+
+func (c gamesCmd) Run() error {
+	var list []gameListing
 	for _, g := range games.All() {
 		info := g.Info()
-		var params []string
+		l := gameListing{ID: info.ID, Name: info.Name, Players: info.Players, Params: []paramListing{}, Kits: []string{}, players: info.PlayerCounts()}
+		fp := info.Fuel
+		if fp == (game.FuelPolicy{}) {
+			fp = game.DefaultFuel
+		}
+		l.Fuel = fuelListing{fp.PerTurn, fp.Cap, fp.PerGame}
+		for _, lang := range examples.Languages() {
+			if slices.Contains(examples.Games(lang), info.ID) {
+				l.Kits = append(l.Kits, lang)
+			}
+		}
 		for _, p := range info.Params {
+			l.Params = append(l.Params, paramListing{p.Name, p.Default, p.Doc})
+		}
+		list = append(list, l)
+	}
+	if c.JSON {
+		return printJSON(list)
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tNAME\tPLAYERS\tPARAMETERS (default)")
+	for _, l := range list {
+		var params []string
+		for _, p := range l.Params {
 			params = append(params, fmt.Sprintf("%s=%s", p.Name, p.Default))
 		}
-		players := strings.Trim(strings.ReplaceAll(fmt.Sprint(info.Players), " ", ","), "[]")
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", info.ID, info.Name, players, strings.Join(params, " "))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", l.ID, l.Name, l.players, strings.Join(params, " "))
 	}
 	return w.Flush()
 }
 
-type botsCmd struct{}
+type botsCmd struct {
+	JSON bool `name:"json" help:"Print one JSON object."`
+}
 
-func (botsCmd) Run() error {
+// botKinds are the kinds of bot SPEC, in the order `arena bots` lists them.
+var botKinds = []struct{ Spec, Doc string }{
+	{"builtin:NAME", "a house bot, below"},
+	{"exec:COMMAND", "a native program speaking the bot protocol (local only)"},
+	{"wasm:PATH", "a WebAssembly module, sandboxed and metered in fuel"},
+	{"potm:PATH", "an unchanged 2006 LINES and BOXES contest entry (local only)"},
+}
+
+type houseBotListing struct {
+	Game string `json:"game"`
+	Spec string `json:"spec"`
+	Doc  string `json:"doc"`
+}
+
+type kindListing struct {
+	Spec string `json:"spec"`
+	Doc  string `json:"doc"`
+}
+
+func (c botsCmd) Run() error {
+	var house []houseBotListing
+	for _, g := range games.All() {
+		for _, hb := range g.HouseBots() {
+			house = append(house, houseBotListing{g.Info().ID, "builtin:" + hb.Name, hb.Doc})
+		}
+	}
+	if c.JSON {
+		kinds := make([]kindListing, len(botKinds))
+		for i, k := range botKinds {
+			kinds[i] = kindListing(k)
+		}
+		return printJSON(struct {
+			Kinds []kindListing     `json:"kinds"`
+			House []houseBotListing `json:"house"`
+		}{kinds, house})
+	}
 	fmt.Println("Kinds of bot (--bot SPEC):")
-	fmt.Println("  builtin:NAME   a house bot, below")
-	fmt.Println("  exec:COMMAND   a native program speaking the bot protocol (local only)")
-	fmt.Println("  wasm:PATH      a WebAssembly module, sandboxed and metered in fuel")
-	fmt.Println("  potm:PATH      an unchanged 2006 LINES and BOXES contest entry (local only)")
+	for _, k := range botKinds {
+		fmt.Printf("  %-14s %s\n", k.Spec, k.Doc)
+	}
 	fmt.Println()
 	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "GAME\tHOUSE BOT\tPLAYS")
-	for _, g := range games.All() {
-		for _, hb := range g.HouseBots() {
-			fmt.Fprintf(w, "%s\tbuiltin:%s\t%s\n", g.Info().ID, hb.Name, hb.Doc)
-		}
+	for _, h := range house {
+		fmt.Fprintf(w, "%s\t%s\t%s\n", h.Game, h.Spec, h.Doc)
 	}
 	return w.Flush()
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,17 +21,7 @@ func TestMain(m *testing.M) { clitest.Main(m, ".", &arenaBin) }
 // arena runs the command and returns stdout, stderr and the exit status.
 func arena(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(arenaBin, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return stdout.String(), stderr.String(), code
+	return arenaIn(t, "", args...)
 }
 
 func TestMatchJSONContract(t *testing.T) {

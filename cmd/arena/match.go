@@ -7,29 +7,31 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
 
+	"github.com/arenabots/arena/botcheck"
 	"github.com/arenabots/arena/game"
-	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
 	"golang.org/x/term"
 )
 
 type matchCmd struct {
-	Game   string            `required:"" help:"Game id (see 'arena games')."`
-	Seed   uint64            `default:"1" help:"Match seed: the same seed and bots give the same match."`
-	Bot    []string          `required:"" sep:"none" help:"Bot SPEC for the next seat: builtin:NAME, exec:COMMAND, wasm:PATH or potm:PATH. Repeat in seat order."`
-	Param  map[string]string `help:"Game parameter k=v (see 'arena games'); k=@FILE reads the value from a file. Repeatable."`
-	Replay string            `help:"Write the replay to this file."`
-	JSON   bool              `name:"json" help:"Print one JSON object instead of the board."`
-	Logs   string            `help:"Write each bot's stderr log to DIR/seat-N.log."`
-	Color  string            `default:"auto" enum:"auto,always,never" help:"Colour the board: auto, always or never."`
-	Watch  time.Duration     `help:"Redraw the board after every turn, pausing this long (e.g. 200ms)."`
+	Game   string        `required:"" help:"Game id (see 'arena games')."`
+	Seed   uint64        `default:"1" help:"Match seed: the same seed and bots give the same match."`
+	Bot    []string      `required:"" sep:"none" help:"Bot SPEC for the next seat: builtin:NAME, exec:COMMAND, wasm:PATH or potm:PATH. Repeat in seat order."`
+	Param  []string      `sep:"none" help:"Game parameter k=v (see 'arena games'); k=@FILE reads the value from a file. Repeatable, once per name."`
+	Replay string        `help:"Write the replay to this file."`
+	JSON   bool          `name:"json" help:"Print one JSON object instead of the board (with --watch, the boards go to stderr)."`
+	Logs   string        `help:"Write each bot's stderr log to DIR/seat-N.log."`
+	Color  string        `default:"auto" enum:"auto,always,never" help:"Colour the board: auto, always or never."`
+	Watch  time.Duration `help:"Draw the board after every turn, pausing this long (e.g. 200ms)."`
+	From   string        `type:"existingfile" help:"Play on from a recorded match: this replay's position after --turn turns (its seed and parameters)."`
+	Turn   int           `help:"With --from: how many recorded turns to keep (0 = the start)."`
 }
 
-// matchSummary is the --json output: PRODUCT.md's contract.
+// matchSummary is the --json output (docs/cli.md): the fields tests outside
+// the project rely on, plus fuel and hints.
 type matchSummary struct {
 	Game      string                `json:"game"`
 	Seed      uint64                `json:"seed"`
@@ -38,7 +40,11 @@ type matchSummary struct {
 	Scores    []int64               `json:"scores"`
 	Placement []int                 `json:"placement"`
 	Statuses  []map[game.Status]int `json:"statuses"`
-	Replay    string                `json:"replay,omitempty"`
+	// Fuel is per seat: the fuel of its answers (all zero for bots that are
+	// not metered).
+	Fuel   []botcheck.FuelStats `json:"fuel"`
+	Replay string               `json:"replay,omitempty"`
+	Hints  []string             `json:"hints,omitempty"`
 }
 
 // renderer is a state that can draw itself in a terminal.
@@ -47,73 +53,117 @@ type renderer interface {
 }
 
 func (c *matchCmd) Run() error {
-	g, err := games.Lookup(c.Game)
+	g, err := lookupGame(c.Game)
+	if err != nil {
+		return err
+	}
+	if c.Watch < 0 {
+		return usagef("--watch %v: want a pause of 0 or more, like 200ms", c.Watch)
+	}
+	params, err := parseParams(c.Param)
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if err := setup(ctx, g, c.Seed, params, c.Bot); err != nil {
+		return err
+	}
+	// The board goes to stdout, or to stderr when stdout carries the JSON.
+	board := os.Stdout
+	if c.JSON {
+		board = os.Stderr
+	}
+	color := useColor(c.Color, board)
 	var last game.State
-	color := useColor(c.Color)
+	var w *watcher
+	if c.Watch > 0 {
+		w = newWatcher(board, c.Game, color, c.Watch)
+	}
 	runner := match.Runner{OnTurn: func(t *replay.Turn, st game.State) {
 		last = st
-		if rd, ok := st.(renderer); ok && c.Watch > 0 && !c.JSON {
-			fmt.Print("\x1b[H\x1b[2J") // home and clear, so the board redraws in place
-			fmt.Printf("%s, turn %d\n", c.Game, t.Turn)
-			rd.Render(os.Stdout, color)
-			time.Sleep(c.Watch)
+		if w != nil {
+			w.turn(t, st)
 		}
 	}}
-	params, err := readParams(c.Param)
+	seed := c.Seed
+	if c.From != "" {
+		// The recorded match's seed and parameters: replay.go's resumeFrom.
+		if runner.From, err = resumeFrom(c.From, c.Turn, c.Game, len(c.Bot), len(c.Param) > 0); err != nil {
+			return err
+		}
+		runner.FromTurn, seed, params = c.Turn, runner.From.Seed, runner.From.Params
+	}
+	r, logs, err := playSpecs(ctx, runner, g, seed, params, c.Bot)
 	if err != nil {
 		return err
 	}
-	played, err := runner.Play(ctx, g, c.Seed, params, c.Bot)
-	if err != nil {
-		return err
-	}
-	r := played.Replay
 	if c.Replay != "" {
 		if err := r.Save(c.Replay); err != nil {
 			return fmt.Errorf("writing the replay: %w", err)
 		}
 	}
 	if c.Logs != "" {
-		if err := writeLogs(c.Logs, played.Logs); err != nil {
+		if err := writeLogs(c.Logs, logs); err != nil {
 			return err
 		}
+	}
+	var hints []string
+	for seat := range c.Bot {
+		hints = append(hints, botcheck.ReplayHints(r, seat)...)
+	}
+	fuel := make([]botcheck.FuelStats, len(c.Bot))
+	for seat := range fuel {
+		fuel[seat] = botcheck.Fuel(r, seat, botcheck.TankOf(g))
 	}
 	if c.JSON {
 		return printJSON(matchSummary{
 			Game: r.Game, Seed: r.Seed, Bots: c.Bot, Turns: r.Result.Turns,
 			Scores: r.Result.Scores, Placement: r.Result.Placement,
-			Statuses: r.Result.Statuses, Replay: c.Replay,
+			Statuses: r.Result.Statuses, Fuel: fuel, Replay: c.Replay, Hints: hints,
 		})
 	}
-	if rd, ok := last.(renderer); ok {
-		rd.Render(os.Stdout, color)
-		fmt.Println()
+	if c.Watch == 0 { // a watched match has drawn its final board already
+		if rd, ok := last.(renderer); ok {
+			rd.Render(os.Stdout, color)
+			fmt.Println()
+		}
 	}
-	printResult(os.Stdout, r, c.Bot)
+	printResult(os.Stdout, r, c.Bot, fuel)
+	for _, h := range hints {
+		fmt.Fprintf(os.Stderr, "hint: %s\n", h)
+	}
 	return nil
 }
 
-// readParams turns --param flags into game parameters, reading every value
-// written @FILE from that file (a Lines and Boxes board as a contest input
-// file, say).
-func readParams(flags map[string]string) (game.Params, error) {
-	params := game.Params{}
-	for k, v := range flags {
-		if path, ok := strings.CutPrefix(v, "@"); ok {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return nil, fmt.Errorf("parameter %s: %w", k, err)
-			}
-			v = string(data)
-		}
-		params[k] = v
+// watcher draws the board after every turn: in place on a terminal, one
+// board after another (no control codes) anywhere else.
+type watcher struct {
+	w        *os.File
+	game     string
+	color    bool
+	terminal bool
+	pause    time.Duration
+}
+
+func newWatcher(w *os.File, game string, color bool, pause time.Duration) *watcher {
+	return &watcher{w: w, game: game, color: color, terminal: term.IsTerminal(int(w.Fd())), pause: pause}
+}
+
+func (w *watcher) turn(t *replay.Turn, st game.State) {
+	rd, ok := st.(renderer)
+	if !ok {
+		return
 	}
-	return params, nil
+	if w.terminal {
+		fmt.Fprint(w.w, "\x1b[H\x1b[2J") // home and clear, so the board redraws in place
+	}
+	fmt.Fprintf(w.w, "%s, turn %d\n", w.game, t.Turn)
+	rd.Render(w.w, w.color)
+	fmt.Fprintln(w.w)
+	if !st.Done() {
+		time.Sleep(w.pause)
+	}
 }
 
 func printJSON(v any) error {
@@ -122,23 +172,46 @@ func printJSON(v any) error {
 	return enc.Encode(v)
 }
 
-func useColor(mode string) bool {
+func useColor(mode string, w *os.File) bool {
 	switch mode {
 	case "always":
 		return true
 	case "never":
 		return false
 	}
-	return os.Getenv("NO_COLOR") == "" && term.IsTerminal(int(os.Stdout.Fd()))
+	return os.Getenv("NO_COLOR") == "" && term.IsTerminal(int(w.Fd()))
 }
 
-// printResult writes the placement table: place, seat, bot, score, statuses.
-func printResult(w io.Writer, r *replay.Replay, specs []string) {
+// printResult writes the placement table: place, seat, bot, score,
+// statuses, and the fuel per answer of metered bots.
+func printResult(w io.Writer, r *replay.Replay, specs []string, fuel []botcheck.FuelStats) {
 	fmt.Fprintf(w, "%s, seed %d, %d turns\n", r.Game, r.Seed, r.Result.Turns)
 	for place, seat := range r.Result.Placement {
 		fmt.Fprintf(w, "%d. seat %d %-28s score %-6d %s\n", place+1, seat, specs[seat],
 			r.Result.Scores[seat], statusLine(r.Result.Statuses[seat]))
 	}
+	for seat, f := range fuel {
+		if f.Answers > 0 {
+			fmt.Fprintf(w, "seat %d fuel per answer: %s\n", seat, fuelLine(f))
+		}
+	}
+}
+
+// fuelLine writes fuel figures as "min 1.2k, median 40k, max 2.1M (10% of the tank)".
+func fuelLine(f botcheck.FuelStats) string {
+	return fmt.Sprintf("min %s, median %s, max %s (%.1f%% of the %s tank)",
+		count(f.Min), count(f.Median), count(f.Max), 100*f.Share(), count(f.Tank))
+}
+
+// count writes a number of instructions briefly: 950, 12.3k, 4.56M.
+func count(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.2fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
 }
 
 // statusLine writes a seat's answer counts in the protocol's status order.

@@ -2,18 +2,22 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/arenabots/arena/bot"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/hashing"
 	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
+	"golang.org/x/term"
 )
 
 type verifyCmd struct {
@@ -26,10 +30,10 @@ func (c *verifyCmd) Run() error {
 		return err
 	}
 	if err := replay.Verify(r, g); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: FAILED: %v\n", c.File, err)
+		fmt.Fprintf(os.Stderr, "%s: FAILED: %s\n", c.File, escapeControls([]byte(err.Error())))
 		return exitError{1}
 	}
-	fmt.Printf("%s: ok, %d turns, every state hash and the result match\n", c.File, len(r.Turns))
+	fmt.Printf("%s: ok, %d turns: every status, action and state hash recomputed from the answers, and the result, match\n", c.File, len(r.Turns))
 	return nil
 }
 
@@ -61,8 +65,8 @@ func (c *rerunCmd) Run() error {
 			return fmt.Errorf("seat %d: %w", i, err)
 		}
 	}
-	if err := (match.Runner{}).Rerun(context.Background(), r, g, specs); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: FAILED: %v\n", c.File, err)
+	if err := (match.Runner{}).Rerun(context.Background(), r, g, spec.Opener(specs)); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: FAILED: %s\n", c.File, escapeControls([]byte(err.Error())))
 		return exitError{1}
 	}
 	fmt.Printf("%s: ok, %d turns re-run, every answer, status, fuel figure and hash match\n", c.File, len(r.Turns))
@@ -82,14 +86,14 @@ func locate(id bot.Identity, dir string) (string, error) {
 	if kind == "exec" {
 		return id.Spec, nil // a command line, not a path; its program is checked when it runs
 	}
-	if sum, err := hashFile(path); err == nil && sum == id.SHA256 {
+	if sum, err := hashing.FileSHA256(path); err == nil && sum == id.SHA256 {
 		return id.Spec, nil
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		if e.Type().IsRegular() {
-			if sum, err := hashFile(p); err == nil && sum == id.SHA256 {
+			if sum, err := hashing.FileSHA256(p); err == nil && sum == id.SHA256 {
 				return kind + ":" + p, nil
 			}
 		}
@@ -97,11 +101,145 @@ func locate(id bot.Identity, dir string) (string, error) {
 	return "", fmt.Errorf("bot %s (sha256 %s) not found at its path nor next to the replay", id.Spec, id.SHA256)
 }
 
-func hashFile(path string) (string, error) {
-	data, err := os.ReadFile(path)
+// resumeFrom loads the replay `arena match --from FILE --turn N` plays on
+// from; the new match has its seed and parameters.
+func resumeFrom(path string, turn int, gameID string, bots int, params bool) (*replay.Replay, error) {
+	r, err := replay.Load(path)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]), nil
+	switch {
+	case r.Game != gameID:
+		return nil, fmt.Errorf("--from: %s is a replay of %s, not %s", path, r.Game, gameID)
+	case params:
+		return nil, fmt.Errorf("--from: the recorded match's parameters apply; --param cannot change them")
+	case len(r.Bots) != bots:
+		return nil, fmt.Errorf("--from: the recorded match has %d seats, %d bots given", len(r.Bots), bots)
+	case turn < 0 || turn >= len(r.Turns):
+		return nil, fmt.Errorf("--turn %d: the recorded match can be played on after turns 0 to %d", turn, len(r.Turns)-1)
+	}
+	return r, nil
+}
+
+type showCmd struct {
+	File  string `arg:"" type:"existingfile" help:"Replay file."`
+	Turn  int    `default:"-1" help:"Draw the board after this many turns (0: the start; default: the end)."`
+	Color string `default:"auto" enum:"auto,always,never" help:"Colour the board: auto, always or never."`
+}
+
+func (c *showCmd) Run() error {
+	r, g, err := loadReplay(c.File)
+	if err != nil {
+		return err
+	}
+	n := c.Turn
+	if n < 0 {
+		n = len(r.Turns)
+	}
+	st, err := r.StateAfter(g, n)
+	if err != nil {
+		return fmt.Errorf("%s", escapeControls([]byte(err.Error()))) // it may quote the file
+	}
+	return showTurn(os.Stdout, r, st, n, useColor(c.Color, os.Stdout))
+}
+
+// showTurn writes the board after n turns, then what every seat did in turn
+// n and the scores. Answers and reasons come from bots: they are quoted, so
+// no control character reaches the terminal.
+func showTurn(w io.Writer, r *replay.Replay, st game.State, n int, color bool) error {
+	fmt.Fprintf(w, "%s, seed %d, after turn %d of %d\n", r.Game, r.Seed, n, len(r.Turns))
+	if rd, ok := st.(renderer); ok {
+		rd.Render(w, color)
+	}
+	if n > 0 {
+		fmt.Fprintf(w, "turn %d:\n", n)
+		for _, s := range r.Turns[n-1].Seats {
+			spec := ""
+			if s.Seat >= 0 && s.Seat < len(r.Bots) {
+				spec = r.Bots[s.Seat].Spec
+			}
+			// A replay file may come from anyone: everything from it is
+			// escaped or quoted before it reaches the terminal.
+			fmt.Fprintf(w, "  seat %d %-24s %-9s fuel %-10d", s.Seat, strconv.Quote(spec), escapeControls([]byte(s.Status)), s.Fuel)
+			if b, whole, err := s.AnswerBytes(); err == nil && (len(b) > 0 || !s.Failed) {
+				fmt.Fprintf(w, " answer %s", quoteClipped(b, whole))
+			}
+			if s.Action != nil {
+				fmt.Fprintf(w, " applied %s", escapeControls(s.Action))
+			}
+			if s.Reason != "" {
+				fmt.Fprintf(w, " (%s)", quoteClipped([]byte(s.Reason), true))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	fmt.Fprintf(w, "scores %v\n", st.Scores())
+	return nil
+}
+
+// quoteClipped quotes at most 120 bytes of b, marking what was left out.
+func quoteClipped(b []byte, whole bool) string {
+	const most = 120
+	if len(b) <= most {
+		q := strconv.Quote(string(b))
+		if !whole {
+			q += "…(cut)"
+		}
+		return q
+	}
+	return strconv.Quote(string(b[:most])) + fmt.Sprintf("…(%d bytes)", len(b))
+}
+
+type logsCmd struct {
+	File string `arg:"" type:"existingfile" help:"Replay file."`
+	Seat int    `required:"" help:"Seat whose bot's stderr to print."`
+}
+
+func (c *logsCmd) Run() error {
+	r, err := replay.Load(c.File)
+	if err != nil {
+		return err
+	}
+	for _, l := range r.Logs {
+		if l.Seat != c.Seat {
+			continue
+		}
+		data, err := l.Bytes()
+		if err != nil {
+			return err
+		}
+		if term.IsTerminal(int(os.Stdout.Fd())) {
+			data = escapeControls(data)
+		}
+		_, err = os.Stdout.Write(data)
+		return err
+	}
+	if c.Seat < 0 || c.Seat >= len(r.Bots) {
+		return fmt.Errorf("seat %d: the match has seats 0 to %d", c.Seat, len(r.Bots)-1)
+	}
+	return fmt.Errorf("the replay keeps no log of seat %d", c.Seat)
+}
+
+// escapeControls makes a bot's log safe for a terminal: line breaks and tabs
+// stay, every other control character and every byte of invalid UTF-8 is
+// written as a Go escape (\x1b, \u009b), so a log cannot move the cursor,
+// change colours or retitle the window.
+func escapeControls(data []byte) []byte {
+	out := make([]byte, 0, len(data))
+	for len(data) > 0 {
+		r, size := utf8.DecodeRune(data)
+		switch {
+		case r == utf8.RuneError && size == 1:
+			out = fmt.Appendf(out, `\x%02x`, data[0])
+		case r == '\n' || r == '\t':
+			out = append(out, byte(r))
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r):
+			q := strconv.QuoteRune(r)
+			out = append(out, q[1:len(q)-1]...)
+		default:
+			out = append(out, data[:size]...)
+		}
+		data = data[size:]
+	}
+	return out
 }

@@ -1,7 +1,6 @@
 package dotsandboxes
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -59,8 +58,13 @@ func (s *State) Done() bool { return s.Over() }
 var bothSeats = []int{0, 1}
 
 // Asked returns both seats: the page asks both every turn and applies only
-// the mover's answer.
-func (s *State) Asked() []int { return bothSeats }
+// the mover's answer; none once the game is over.
+func (s *State) Asked() []int {
+	if s.Over() {
+		return nil
+	}
+	return bothSeats
+}
 
 // Scores returns the boxes each seat has closed.
 func (s *State) Scores() []int64 { return []int64{int64(s.Score(0)), int64(s.Score(1))} }
@@ -131,7 +135,7 @@ func (s *State) AppendObservation(dst []byte, seat int) []byte {
 	return append(dst, '}')
 }
 
-// Action is the answer a bot sends: one edge.
+// Action is the answer a bot sends: one edge. Every field is required.
 type Action struct {
 	Orient string `json:"orient"`
 	R      int    `json:"r"`
@@ -142,31 +146,24 @@ type Action struct {
 // not the JSON the page documents and game.Illegal when it names an edge that
 // is off the board or already drawn.
 func (s *State) ParseAction(line []byte) (Edge, game.Status, string) {
-	var a struct {
-		Orient *string `json:"orient"`
-		R      *int    `json:"r"`
-		C      *int    `json:"c"`
-	}
-	if err := json.Unmarshal(line, &a); err != nil {
+	var a Action
+	if err := game.Decode(line, &a); err != nil {
 		return NoEdge, game.Malformed, "not a JSON object {orient, r, c}: " + err.Error()
 	}
-	if a.Orient == nil || a.R == nil || a.C == nil {
-		return NoEdge, game.Malformed, `want the fields "orient", "r" and "c"`
-	}
 	var e Edge
-	switch *a.Orient {
+	switch a.Orient {
 	case "H":
-		if *a.R < 0 || *a.R > Rows || *a.C < 0 || *a.C >= Cols {
-			return NoEdge, game.Illegal, fmt.Sprintf("H(%d, %d) is off the board", *a.R, *a.C)
+		if a.R < 0 || a.R > Rows || a.C < 0 || a.C >= Cols {
+			return NoEdge, game.Illegal, fmt.Sprintf("H(%d, %d) is off the board", a.R, a.C)
 		}
-		e = H(*a.R, *a.C)
+		e = H(a.R, a.C)
 	case "V":
-		if *a.R < 0 || *a.R >= Rows || *a.C < 0 || *a.C > Cols {
-			return NoEdge, game.Illegal, fmt.Sprintf("V(%d, %d) is off the board", *a.R, *a.C)
+		if a.R < 0 || a.R >= Rows || a.C < 0 || a.C > Cols {
+			return NoEdge, game.Illegal, fmt.Sprintf("V(%d, %d) is off the board", a.R, a.C)
 		}
-		e = V(*a.R, *a.C)
+		e = V(a.R, a.C)
 	default:
-		return NoEdge, game.Malformed, fmt.Sprintf(`orient is %q, want "H" or "V"`, *a.Orient)
+		return NoEdge, game.Malformed, fmt.Sprintf(`orient is %q, want "H" or "V"`, a.Orient)
 	}
 	if s.IsDrawn(e) {
 		return NoEdge, game.Illegal, fmt.Sprintf("%s is already drawn", e)

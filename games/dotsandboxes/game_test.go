@@ -129,18 +129,7 @@ func TestObservationMatchesThePage(t *testing.T) {
 	s := board(1, H(0, 0), V(4, 5))
 	s.Owned[0] = 1 << 24 // box (4,4)
 	obs := s.AppendObservation(nil, 0)
-	var o struct {
-		You    int      `json:"you"`
-		ToMove int      `json:"to_move"`
-		Rows   int      `json:"rows"`
-		Cols   int      `json:"cols"`
-		H      [][]bool `json:"h"`
-		V      [][]bool `json:"v"`
-		Owner  [][]int  `json:"owner"`
-		Scores []int    `json:"scores"`
-		Turn   int      `json:"turn"`
-		Nonce  int64    `json:"nonce"`
-	}
+	var o Observation
 	dec := json.NewDecoder(strings.NewReader(string(obs)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&o); err != nil {

@@ -28,9 +28,9 @@ var golden = []struct {
 	bots   [2]string
 	sha256 string
 }{
-	{"greedy-random-1.replay.json", 1, [2]string{"greedy", "random"}, "a83c71f53a89cfd5e6aebc6bce60556aea3fe7eb506391077cca5899c3efd289"},
-	{"chains-greedy-2.replay.json", 2, [2]string{"chains", "greedy"}, "44c9b8a066977a00fd84b3845c53ac3d9e3af9df2e498e6db9ae65e63671f3a3"},
-	{"chains-chains-3.replay.json", 3, [2]string{"chains", "chains"}, "50eebfbfb7655228993ef32da6aab23473ea34628d9f4ba039ff6989d9773bf5"},
+	{"greedy-random-1.replay.json", 1, [2]string{"greedy", "random"}, "6f88434e6dc99ab8684ddf4da20c827075d02f6e22e50ba83d5acd961ff8204e"},
+	{"chains-greedy-2.replay.json", 2, [2]string{"chains", "greedy"}, "77ddfaa76c95b72ab3500f391710dbddd5653c38a8a14c6cd6cc9a31a86396c6"},
+	{"chains-chains-3.replay.json", 3, [2]string{"chains", "chains"}, "cdaf643a7cf1414190c5f842cd7cc6dd500c15ea51769ddfa7c40a95941b30bf"},
 }
 
 func playGolden(t *testing.T, seed uint64, names [2]string) *replay.Replay {

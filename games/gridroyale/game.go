@@ -1,6 +1,6 @@
-// Package gridroyale is Grid Royale, the resource-economy battle royale of the
-// published rules page (seeds/grid-royale.txt), with the points the page leaves
-// open decided as spec/grid-royale.md says: 2 players on 24x24 or 4 on 32x32,
+// Package gridroyale is Grid Royale, the resource-economy battle royale whose
+// rules docs/games/grid-royale.md gives in full, with the points the published
+// page leaves open decided there: 2 players on 24x24 or 4 on 32x32,
 // units that harvest ore, carry it home and bank it, collisions that kill and
 // spill, and a border that closes one ring every shrink_interval turns.
 //

@@ -1,66 +1,50 @@
 package gridroyale
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 
 	"github.com/arenabots/arena/game"
 )
 
-// The answer as it travels: pointers tell a missing field from a zero one.
+// The answer as it travels: both fields optional (pointers), each order's
+// fields required.
 type wireBatch struct {
-	Orders []*wireOrder `json:"orders"`
+	Orders *[]wireOrder `json:"orders"`
 	Spawn  *bool        `json:"spawn"`
 }
 
 type wireOrder struct {
-	Unit *int64  `json:"unit"`
-	Do   *string `json:"do"`
+	Unit int64  `json:"unit"`
+	Do   string `json:"do"`
 }
 
 // ParseBatch reads one answer line: {"orders":[{"unit":12,"do":"MOVE_N"}],
-// "spawn":true}. Both fields are optional, nothing else is allowed, and an
-// error means the line is malformed. Whether the orders are legal is Step's
-// business. (encoding/json matches field names without regard to case; that
-// leniency is kept.)
+// "spawn":true}. Both fields are optional, other fields are ignored, and the
+// protocol's strict rules apply (game.Decode): an error means the line is
+// malformed. Whether the orders are legal is Step's business.
 func ParseBatch(line []byte) (Batch, error) {
-	trimmed := bytes.TrimSpace(line)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return Batch{}, errors.New("the answer is not a JSON object")
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.DisallowUnknownFields()
 	var wb wireBatch
-	if err := dec.Decode(&wb); err != nil {
+	if err := game.Decode(line, &wb); err != nil {
 		return Batch{}, fmt.Errorf("not a batch: %w", err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return Batch{}, errors.New("not a batch: text after the JSON object")
+	var orders []wireOrder
+	if wb.Orders != nil {
+		orders = *wb.Orders
 	}
-	b := Batch{Orders: make([]Order, 0, len(wb.Orders))}
+	b := Batch{Orders: make([]Order, 0, len(orders))}
 	if wb.Spawn != nil {
 		b.Spawn = *wb.Spawn
 	}
-	for i, o := range wb.Orders {
-		switch {
-		case o == nil:
-			return Batch{}, fmt.Errorf("order %d is null", i)
-		case o.Unit == nil:
-			return Batch{}, fmt.Errorf("order %d has no \"unit\"", i)
-		case o.Do == nil:
-			return Batch{}, fmt.Errorf("order %d has no \"do\"", i)
-		}
-		d, ok := parseDir(*o.Do)
+	for i, o := range orders {
+		d, ok := parseDir(o.Do)
 		if !ok {
-			return Batch{}, fmt.Errorf("order %d: %q is not one of MOVE_N, MOVE_E, MOVE_S, MOVE_W, STAY", i, *o.Do)
+			return Batch{}, fmt.Errorf("order %d: %q is not one of MOVE_N, MOVE_E, MOVE_S, MOVE_W, STAY", i, o.Do)
 		}
-		id := int(*o.Unit)
-		if int64(id) != *o.Unit { // does not fit an int here: no such unit
+		id := int(o.Unit)
+		if int64(id) != o.Unit { // does not fit an int here: no such unit
 			id = -1
 		}
 		b.Orders = append(b.Orders, Order{Unit: id, Do: d})

@@ -19,23 +19,25 @@ func TestParseBatch(t *testing.T) {
 			`{"orders":[{"unit":5,"do":"STAY"},{"unit":12,"do":"MOVE_N"}],"spawn":true}`, ""},
 		{` {"spawn":false} `, `{"orders":[]}`, ""},
 		{`{}`, `{"orders":[]}`, ""},
-		{`{"orders":null,"spawn":null}`, `{"orders":[]}`, ""},
+		{`{"orders":null,"spawn":null}`, "", `"orders" is null`},
+		{`{"spawn":null}`, "", `"spawn" is null`},
+		{`{"spwan":true,"Orders":[{"unit":1,"do":"STAY"}]}`, `{"orders":[]}`, ""}, // unknown fields, letter case included, are ignored
 		{`{"orders":[{"unit":3,"do":"MOVE_W"}]}`, `{"orders":[{"unit":3,"do":"MOVE_W"}]}`, ""},
 		{`{"orders":[{"unit":-7,"do":"STAY"}]}`, `{"orders":[{"unit":-7,"do":"STAY"}]}`, ""}, // legal JSON, illegal batch
-		{``, "", "not a JSON object"},
-		{`[]`, "", "not a JSON object"},
-		{`null`, "", "not a JSON object"},
+		{``, "", "not a batch"},
+		{`[]`, "", "want an object"},
+		{`null`, "", "is null"},
 		{`{"orders":[{"unit":1,"do":"FIRE"}]}`, "", `"FIRE" is not one of`},
 		{`{"orders":[{"unit":1,"do":"move_n"}]}`, "", "is not one of"},
-		{`{"orders":[{"unit":1}]}`, "", `no "do"`},
-		{`{"orders":[{"do":"STAY"}]}`, "", `no "unit"`},
+		{`{"orders":[{"unit":1}]}`, "", `has no field "do"`},
+		{`{"orders":[{"do":"STAY"}]}`, "", `has no field "unit"`},
 		{`{"orders":[null]}`, "", "is null"},
 		{`{"orders":[{"unit":1.5,"do":"STAY"}]}`, "", "not a batch"},
 		{`{"orders":[{"unit":"1","do":"STAY"}]}`, "", "not a batch"},
 		{`{"orders":{}}`, "", "not a batch"},
 		{`{"spawn":"yes"}`, "", "not a batch"},
-		{`{"spwan":true}`, "", "unknown field"},
-		{`{"orders":[]} {}`, "", "text after"},
+		{`{"orders":[],"orders":[]}`, "", "twice"},
+		{`{"orders":[]} {}`, "", "after top-level value"},
 		{`{"orders":[]`, "", "not a batch"},
 	} {
 		b, err := ParseBatch([]byte(c.line))
@@ -71,7 +73,7 @@ func TestApplyVerdicts(t *testing.T) {
 	}{
 		{game.OK, `{"orders":[{"unit":1,"do":"MOVE_N"}],"spawn":true}`, ""},
 		{game.Illegal, `{"orders":[]}`, "unit 1 is not a living unit of player 1"},
-		{game.Malformed, `{"orders":[]}`, "not a JSON object"},
+		{game.Malformed, `{"orders":[]}`, "not a batch"},
 		{"", `{"orders":[]}`, ""},
 	}
 	for seat, w := range want {

@@ -36,7 +36,7 @@ func (Game) Info() game.Info {
 			{Name: "rows", Default: "5", Doc: "rows of boxes, 3 to 8; 0 draws it from the seed"},
 			{Name: "cols", Default: "5", Doc: "columns of boxes, 3 to 8; 0 draws it from the seed"},
 			{Name: "board", Default: "", Doc: `pre-drawn lines, e.g. "A2-A3,A2-B2"`},
-			{Name: "predrawn", Default: "0", Doc: "random pre-drawn lines to add from the seed; -1 draws the number too"},
+			{Name: "predrawn", Default: "0", Doc: "random pre-drawn lines to add from the seed, fewer than the unit edges left; -1 draws the number too"},
 		},
 		Fuel:   game.FuelPolicy{PerGame: FuelPerGame},
 		Ties:   true,
@@ -139,6 +139,9 @@ func NewState(seed uint64, p game.Params) (*State, error) {
 	}
 	if predrawn == -1 {
 		predrawn = src.Intn(s.g.n/12 + 1)
+	}
+	if predrawn >= s.left {
+		return nil, fmt.Errorf("parameter predrawn=%d: a %dx%d board has %d unit edges left to draw, so at most %d lines can be pre-drawn", predrawn, rows, cols, s.left, s.left-1)
 	}
 	s.addRandomLines(src, predrawn)
 	if s.left == 0 {
@@ -416,21 +419,15 @@ type Action struct {
 // ParseAction reads an answer line into a canonical segment. Its error means
 // the answer is malformed; whether the segment is legal is for Check.
 func ParseAction(line []byte) (Segment, error) {
-	var a struct {
-		From *string `json:"from"`
-		To   *string `json:"to"`
+	var a Action
+	if err := game.Decode(line, &a); err != nil {
+		return Segment{}, fmt.Errorf(`not a JSON action {"from": "A3", "to": "C3"}: %v`, err)
 	}
-	if err := json.Unmarshal(line, &a); err != nil {
-		return Segment{}, fmt.Errorf("not a JSON action: %v", err)
-	}
-	if a.From == nil || a.To == nil {
-		return Segment{}, fmt.Errorf(`want {"from": "A3", "to": "C3"}`)
-	}
-	from, err := ParseVertex(*a.From)
+	from, err := ParseVertex(a.From)
 	if err != nil {
 		return Segment{}, err
 	}
-	to, err := ParseVertex(*a.To)
+	to, err := ParseVertex(a.To)
 	if err != nil {
 		return Segment{}, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -13,12 +12,14 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/arenabots/arena/botcheck"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/api"
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/matchmaker"
 	"github.com/arenabots/arena/rating"
+	"github.com/arenabots/arena/replay"
 	"github.com/arenabots/arena/sandbox"
 )
 
@@ -40,7 +41,11 @@ func (s *Server) Upload(ctx context.Context, acc store.Account, game, name strin
 	}
 	if _, err := rt.Compile(ctx, wasm); err != nil {
 		if sandbox.IsRefused(err) {
-			return store.Bot{}, store.Version{}, api.Errorf(http.StatusUnprocessableEntity, "the module is refused: %v", err)
+			msg := fmt.Sprintf("the module is refused: %v", err)
+			if h := botcheck.Hint(err); h != "" {
+				msg += " (" + h + ")"
+			}
+			return store.Bot{}, store.Version{}, api.Errorf(http.StatusUnprocessableEntity, "%s", msg)
 		}
 		return store.Bot{}, store.Version{}, err
 	}
@@ -137,6 +142,17 @@ func (s *Server) finishSmoke(ctx context.Context, matchID int64) {
 		return
 	}
 	accepted, msg := judgeSmoke(m)
+	if !accepted {
+		// The checker's advice on the usual mistakes (debug text on stdout,
+		// answers that never come), read from the smoke match's replay.
+		if data, err := s.store.Replay(ctx, matchID); err == nil {
+			if r, err := replay.Parse(data); err == nil {
+				for _, h := range botcheck.ReplayHints(r, 0) {
+					msg += " " + h
+				}
+			}
+		}
+	}
 	b, err := s.store.Bot(ctx, v.BotID)
 	if err != nil {
 		s.log.Error("smoke match", "match", matchID, "err", err)
@@ -239,4 +255,3 @@ func (s *Server) Live(matchID int64, fn func([]byte)) (stop func(), err error) {
 	return func() { sub.Unsubscribe() }, nil
 }
 
-var _ = errors.New

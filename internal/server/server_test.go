@@ -131,7 +131,7 @@ type leaderRow struct {
 	Matches int
 }
 
-func leaderboard(t *testing.T, base, game string) []leaderRow {
+func leaderboard(t testing.TB, base, game string) []leaderRow {
 	var out struct{ Rows []leaderRow }
 	if st := call(t, "GET", base+"/api/v1/games/"+game+"/leaderboard", "", nil, "", &out); st != 200 {
 		t.Fatalf("leaderboard: %d", st)
@@ -285,5 +285,47 @@ func TestRestartKeepsData(t *testing.T) {
 	}
 	if total(after) < total(before) {
 		t.Fatalf("matches lost: %d before, %d after", total(before), total(after))
+	}
+}
+
+// TestLiveTurns watches a running match as server-sent events: the match,
+// its turns as they are played, then its end.
+func TestLiveTurns(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) { o.NoMatchmaker = true })
+	tok := signup(t, r.URL, "erin")
+	kit, err := os.ReadFile(wasmtest.GoBuild(t, "../../examples/go/grid-royale", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var up struct{ Bot struct{ ID int64 } }
+	if st := call(t, "POST", r.URL+"/api/v1/games/grid-royale/bots/kit", tok, bytes.NewReader(kit), "application/wasm", &up); st != 201 {
+		t.Fatalf("upload: %d", st)
+	}
+	var house int64
+	for _, row := range leaderboard(t, r.URL, "grid-royale") {
+		if row.Player == "@house" && row.Bot == "house" {
+			house = row.BotID
+		}
+	}
+	var ch struct{ Match int64 }
+	body := fmt.Sprintf(`{"game":"grid-royale","bots":[%d,%d],"seed":3}`, up.Bot.ID, house)
+	if st := call(t, "POST", r.URL+"/api/v1/challenges", tok, strings.NewReader(body), "application/json", &ch); st != 201 {
+		t.Fatalf("challenge: %d", st)
+	}
+	resp, err := http.Get(fmt.Sprintf("%s/api/v1/matches/%d/live", r.URL, ch.Match))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("content type %q", ct)
+	}
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := strings.Count(string(data), "event: turn\n")
+	if !strings.HasPrefix(string(data), "event: match\n") || events < 10 || !strings.Contains(string(data), "event: end\ndata: ") || !strings.Contains(string(data), `"state":"finished"`) {
+		t.Fatalf("%d turn events; stream starts %.300q and ends %.300q", events, data, data[max(0, len(data)-300):])
 	}
 }

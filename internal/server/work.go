@@ -95,6 +95,14 @@ func (s *Server) record(ctx context.Context) {
 		}
 		if err := s.recordOne(ctx, r); err != nil {
 			s.log.Error("record", "match", r.MatchID, "err", err)
+			// A result that cannot be recorded after a few tries ends its
+			// match as failed rather than loop.
+			if md, merr := msg.Metadata(); merr == nil && md.NumDelivered >= 5 && ctx.Err() == nil {
+				if _, ferr := s.store.FailMatch(ctx, r.MatchID, "its result could not be recorded: "+err.Error()); ferr == nil {
+					msg.Term()
+					continue
+				}
+			}
 			msg.NakWithDelay(time.Second)
 			continue
 		}

@@ -337,10 +337,27 @@ func scanMatch(sc interface{ Scan(...any) error }) (Match, error) {
 	return m, nil
 }
 
-// Matches lists matches, newest first, with their seats.
+// Matches lists matches, newest first, with their seats. Filtered by bot,
+// it walks that bot's seats by the (bot_id, match_id) index, newest first,
+// so a page costs the same however many matches the bot has.
 func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
 	var where []string
 	var args []any
+	from := `matches m`
+	order := `m.id`
+	if f.BotID != 0 {
+		from = `match_seats ms JOIN matches m ON m.id = ms.match_id`
+		order = `ms.match_id`
+		where = append(where, `ms.bot_id = ?`)
+		args = append(args, f.BotID)
+		if f.Before > 0 {
+			where = append(where, `ms.match_id < ?`)
+			args = append(args, f.Before)
+		}
+	} else if f.Before > 0 {
+		where = append(where, `m.id < ?`)
+		args = append(args, f.Before)
+	}
 	if f.Live {
 		where = append(where, `m.state IN (?, ?)`)
 		args = append(args, Queued, Running)
@@ -352,19 +369,11 @@ func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
 		where = append(where, `m.game = ?`)
 		args = append(args, f.Game)
 	}
-	if f.BotID != 0 {
-		where = append(where, `m.id IN (SELECT match_id FROM match_seats WHERE bot_id = ?)`)
-		args = append(args, f.BotID)
-	}
-	if f.Before > 0 {
-		where = append(where, `m.id < ?`)
-		args = append(args, f.Before)
-	}
 	if f.Limit <= 0 {
 		f.Limit = 50
 	}
 	args = append(args, f.Limit)
-	return s.matches(ctx, `SELECT `+matchColumns+` FROM matches m WHERE `+strings.Join(where, " AND ")+` ORDER BY m.id DESC LIMIT ?`, args...)
+	return s.matches(ctx, `SELECT `+matchColumns+` FROM `+from+` WHERE `+strings.Join(where, " AND ")+` ORDER BY `+order+` DESC LIMIT ?`, args...)
 }
 
 // Unfinished lists every queued or running match, oldest first: after a

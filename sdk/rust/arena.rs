@@ -2,9 +2,9 @@
 //!
 //! One file, std only, so a bot builds with rustc alone (no cargo, no
 //! crates): the line loop of the bot protocol, a small JSON reader, and the
-//! fuel gauge of wasm bots. Use it from a bot's main.rs with
+//! fuel gauge of wasm bots. Put it next to a bot's main.rs (each starter
+//! kit holds a copy) and use it with
 //!
-//!     #[path = "../../../sdk/rust/arena.rs"]
 //!     mod arena;
 //!
 //! and build for the platform with `rustc --target wasm32-wasi -O main.rs`,

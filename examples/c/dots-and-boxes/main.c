@@ -1,6 +1,6 @@
 /* A Dots and Boxes bot in C: take a box if it can, else draw an edge that
  * gives no box away, else any edge. See README.md to build it. */
-#include "../../../sdk/c/arena.h"
+#include "arena.h"
 
 enum { MAX = 32 }; /* the largest board side this bot reads */
 

@@ -2,7 +2,7 @@
  * it home when half full, never steps where another unit stands or an enemy
  * can step, and it spawns early only, since a unit spawned late does not pay
  * back its cost. See README.md to build it. */
-#include "../../../sdk/c/arena.h"
+#include "arena.h"
 
 enum {
     MAX_SIDE = 64,      /* the largest grid this bot reads */

@@ -1,7 +1,7 @@
 /* A Lines and Boxes bot in C: it draws the line that closes the most boxes,
  * else a safe unit edge, else the line that hands the opponent the fewest
  * boxes. See README.md to build it. */
-#include "../../../sdk/c/arena.h"
+#include "arena.h"
 
 enum { MAX = 16 }; /* the largest board side this bot reads (the game allows 8) */
 

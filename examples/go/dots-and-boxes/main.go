@@ -2,15 +2,13 @@
 // an edge that gives no box away, else any edge. See README.md to build it.
 package main
 
-import "github.com/arenabots/arena/sdk"
-
 // Observation holds the fields of the game's observation this bot reads.
 type Observation struct {
 	Rows int      `json:"rows"`
 	Cols int      `json:"cols"`
 	H    [][]bool `json:"h"` // rows+1 rows of cols edges
 	V    [][]bool `json:"v"` // rows rows of cols+1 edges
-	Fuel sdk.Fuel `json:"fuel"`
+	Fuel Fuel     `json:"fuel"`
 }
 
 // Action names one edge.
@@ -23,7 +21,7 @@ type Action struct {
 func main() {
 	// Both seats are asked every turn; only the mover's answer counts, but
 	// answering the same way either way costs little.
-	sdk.Run(choose)
+	Run(choose)
 }
 
 // choose scores every undrawn edge, take > safe > any, and returns the best.

@@ -3,16 +3,14 @@
 // unit stands or an enemy can step, and it spawns early only, since a unit
 // spawned late does not pay back its cost. See README.md to build it.
 //
-// It reads the observation with sdk.JSON rather than encoding/json: decoding
+// It reads the observation with the SDK's JSON rather than encoding/json: decoding
 // the whole 7 KB observation with encoding/json would cost about 4.4 million
 // of the 5 million fuel a turn brings.
 package main
 
-import "github.com/arenabots/arena/sdk"
-
 // Action is one turn's batch of orders.
 type Action struct {
-	Orders []Order `json:"orders"`
+	Orders []Order `json:"orders,omitempty"` // a nil slice would be written as null, which is malformed
 	Spawn  bool    `json:"spawn"`
 }
 
@@ -26,7 +24,7 @@ type Order struct {
 // out on a small map.
 const maxOwnUnits = 5
 
-func main() { sdk.Run(play) }
+func main() { Run(play) }
 
 type cell struct{ x, y int }
 
@@ -55,9 +53,9 @@ type view struct {
 
 // read picks the fields out of an observation, going over it once: a Get on
 // the observation for each field would scan past the ore map every time.
-func read(obs sdk.JSON) view {
+func read(obs JSON) view {
 	var v view
-	var bases sdk.JSON
+	var bases JSON
 	for name, value := range obs.Fields() {
 		switch name {
 		case "you":
@@ -97,7 +95,7 @@ func read(obs sdk.JSON) view {
 	return v
 }
 
-func play(obs sdk.JSON) Action {
+func play(obs JSON) Action {
 	v := read(obs)
 	grid := zone{0, 0, v.width - 1, v.height - 1}
 	if v.moveDiv <= 0 || v.harvestDiv <= 0 || len(v.ore) != v.width*v.height || !grid.contains(v.base) {

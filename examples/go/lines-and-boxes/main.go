@@ -2,15 +2,13 @@
 // that closes the most boxes, else a safe unit edge, else the line that hands
 // the opponent the fewest boxes. See README.md to build it.
 //
-// It reads the observation with sdk.JSON: the observation lists every move
+// It reads the observation with the SDK's JSON: the observation lists every move
 // so far, which this bot does not need, and skipping it is cheaper in fuel
 // than decoding it with encoding/json.
 package main
 
 import (
 	"strconv"
-
-	"github.com/arenabots/arena/sdk"
 )
 
 // board is what this bot reads of an observation.
@@ -20,7 +18,7 @@ type board struct {
 	v          []int // v[r*(cols+1)+c]: 1 when the edge below dot (r, c) is drawn
 }
 
-func read(obs sdk.JSON) board {
+func read(obs JSON) board {
 	var b board
 	for name, value := range obs.Fields() {
 		switch name {
@@ -43,7 +41,7 @@ type Action struct {
 	To   string `json:"to"`
 }
 
-func main() { sdk.Run(play) }
+func main() { Run(play) }
 
 // line is a candidate move: dots (r0, c0) to (r1, c1) and what it does.
 type line struct {
@@ -60,7 +58,7 @@ func (l line) better(than line) bool {
 	return l.r1-l.r0+l.c1-l.c0 < than.r1-than.r0+than.c1-than.c0
 }
 
-func play(obs sdk.JSON) Action {
+func play(obs JSON) Action {
 	o := read(obs)
 	// sides[r][c] counts the drawn sides of box (r, c). A straight line gives
 	// every box along it exactly one more side, so a line's effect is the sum

@@ -1,7 +1,6 @@
 //! A Dots and Boxes bot in Rust: take a box if it can, else draw an edge that
 //! gives no box away, else any edge. See README.md to build it.
 
-#[path = "../../../sdk/rust/arena.rs"]
 mod arena;
 
 use arena::Json;

@@ -3,7 +3,6 @@
 //! an enemy can step, and it spawns early only, since a unit spawned late does
 //! not pay back its cost. See README.md to build it.
 
-#[path = "../../../sdk/rust/arena.rs"]
 mod arena;
 
 use arena::Json;

@@ -2,7 +2,6 @@
 //! boxes, else a safe unit edge, else the line that hands the opponent the
 //! fewest boxes. See README.md to build it.
 
-#[path = "../../../sdk/rust/arena.rs"]
 mod arena;
 
 use arena::Json;

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+
+	"github.com/arenabots/arena/examples"
+)
+
+type newCmd struct {
+	Lang string `required:"" enum:"go,c,rust" help:"The kit's language: go, c or rust."`
+	Game string `required:"" help:"Game id (see 'arena games')."`
+	Dir  string `arg:"" help:"The folder to write: new, or empty."`
+}
+
+func (c *newCmd) Run() error {
+	if _, err := lookupGame(c.Game); err != nil {
+		return err
+	}
+	files, err := examples.Files(c.Lang, c.Game)
+	if err != nil {
+		return usageError{err}
+	}
+	if err := examples.Write(c.Lang, c.Game, c.Dir); err != nil {
+		if errors.Is(err, examples.ErrNotEmpty) {
+			return hinted{err, "give a new folder's name, or empty this one; nothing was written"}
+		}
+		return err
+	}
+	fmt.Printf("wrote the %s %s kit to %s\n", c.Lang, c.Game, c.Dir)
+	if build := firstBlock(files["README.md"]); build != "" {
+		fmt.Printf("\nbuild it:\n\n  cd %s\n%s\nthen: arena check --game %s %s\n", c.Dir, indent(build), c.Game, filepath.Join(c.Dir, "bot.wasm"))
+	}
+	return nil
+}
+
+var shBlock = regexp.MustCompile("(?s)```sh\n(.*?)```")
+
+// firstBlock is the first shell block of a kit's README: its wasm build.
+func firstBlock(readme []byte) string {
+	m := shBlock.FindSubmatch(readme)
+	if m == nil {
+		return ""
+	}
+	return string(m[1])
+}
+
+func indent(s string) string {
+	out := ""
+	for _, line := range regexp.MustCompile("\n").Split(s, -1) {
+		if line != "" {
+			out += "  " + line + "\n"
+		}
+	}
+	return out
+}

@@ -1,0 +1,12 @@
+package dotsandboxes
+
+import (
+	"testing"
+
+	"github.com/arenabots/arena/game/gametest"
+)
+
+// TestConformance runs the contract every game passes (game/gametest).
+func TestConformance(t *testing.T) {
+	gametest.Run(t, Game{}, gametest.Options{Seeds: 30})
+}
