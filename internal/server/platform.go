@@ -254,4 +254,3 @@ func (s *Server) Live(matchID int64, fn func([]byte)) (stop func(), err error) {
 	}
 	return func() { sub.Unsubscribe() }, nil
 }
-
