@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -24,12 +26,59 @@ import (
 // instances owns it: a fresh Tank per instance gives the per-turn rule (a new
 // instance starts empty), one Tank shared by every instance of a match gives a
 // chess clock that survives restarts (PerTurn 0, Left = Cap = the game's
-// allowance). The running instance updates Left; read it only while no
-// instance of the tank runs.
+// allowance).
+//
+// Set the fields before the first Start and do not write them after. The
+// running instance keeps Left up to date under the tank's lock; read it with
+// Fuel. A tank has one owner at a time, the instance started on it last:
+// an older instance never writes it again, even should it still be running
+// (it is being stopped), so instances sharing a tank cannot race on it.
 type Tank struct {
 	Left    int64 // fuel in the tank
 	PerTurn int64 // added when an observation is delivered
 	Cap     int64 // the tank is cut to Cap after adding
+
+	mu    sync.Mutex
+	owner *Instance
+}
+
+// Fuel is the fuel in the tank now.
+func (t *Tank) Fuel() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.Left
+}
+
+// own makes in the tank's owner.
+func (t *Tank) own(in *Instance) {
+	t.mu.Lock()
+	t.owner = in
+	t.mu.Unlock()
+}
+
+// release ends in's ownership, if it still has it.
+func (t *Tank) release(in *Instance) {
+	t.mu.Lock()
+	if t.owner == in {
+		t.owner = nil
+	}
+	t.mu.Unlock()
+}
+
+// left reads the tank for in; ok is false when in no longer owns it.
+func (t *Tank) left(in *Instance) (v int64, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.Left, t.owner == in
+}
+
+// set writes the tank for in, if in still owns it.
+func (t *Tank) set(in *Instance, v int64) {
+	t.mu.Lock()
+	if t.owner == in {
+		t.Left = v
+	}
+	t.mu.Unlock()
 }
 
 // Limits are the per-instance limits of the protocol. Zero fields take the
@@ -149,6 +198,7 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 		done:    make(chan struct{}),
 		killCh:  make(chan struct{}),
 	}
+	cfg.Tank.own(in)
 	stderr := cfg.Stderr
 	if stderr == nil {
 		stderr = io.Discard
@@ -253,19 +303,43 @@ func (in *Instance) refill(mod api.Module, counter int64) int64 {
 	return s
 }
 
+// charge takes n units from the guest's counter for work the host is about
+// to do on its behalf (a host call), before doing it. A bot that cannot pay
+// is stopped here, with status fuel, and the work is never done.
+func (in *Instance) charge(n int64) {
+	if in.killed.Load() {
+		panic(errStopped)
+	}
+	if n <= 0 || in.fuel == nil {
+		return
+	}
+	c := in.counter() - n
+	if in.budget+c < 0 {
+		in.dry = true
+		in.fuel.Set(uint64(c))
+		panic(errOutOfFuel)
+	}
+	in.fuel.Set(uint64(c))
+}
+
 // startTurn is called by the first stdin read after an observation is
 // posted: this is the moment of delivery, when the tank is filled.
 func (in *Instance) startTurn(observe func(left int64) []byte) {
+	left, owned := in.tank.left(in)
 	if in.started {
-		in.tank.Left = max(in.live(), 0)
+		left = max(in.live(), 0)
+	}
+	if !owned {
+		panic(errStopped) // a newer instance has the tank: this one is being stopped
 	}
 	if !in.started {
 		in.startup = in.limits.StartAllowance - max(in.live(), 0)
 	}
 	in.started = true // what was left of the start-up allowance is gone
-	in.tank.Left = min(in.tank.Left+in.tank.PerTurn, in.tank.Cap)
-	in.fill(in.tank.Left)
-	in.delivered = in.tank.Left
+	left = min(satAdd(left, in.tank.PerTurn), in.tank.Cap)
+	in.tank.set(in, left)
+	in.fill(left)
+	in.delivered = left
 	in.outstanding = true
 	in.pending = append(observe(in.delivered), '\n')
 }
@@ -274,7 +348,7 @@ func (in *Instance) startTurn(observe func(left int64) []byte) {
 func (in *Instance) finish(r protocol.Reply) {
 	in.outstanding = false
 	r.Fuel = in.delivered - max(in.live(), 0)
-	in.tank.Left = max(in.live(), 0)
+	in.tank.set(in, max(in.live(), 0))
 	select {
 	case in.answers <- r:
 	default: // cannot happen: one answer per delivery
@@ -302,12 +376,13 @@ func (in *Instance) end(err error) {
 	default:
 		r.Detail = "trap: " + firstLine(err.Error())
 	}
+	left := max(in.live(), 0)
 	if in.started {
-		in.tank.Left = max(in.live(), 0)
+		in.tank.set(in, left)
 	}
 	if in.outstanding {
 		in.outstanding = false
-		r.Fuel = in.delivered - in.tank.Left
+		r.Fuel = in.delivered - left
 	}
 	in.death = r
 }
@@ -362,8 +437,9 @@ func (in *Instance) Stop() {
 	case <-in.done:
 	case <-time.After(stopGrace):
 		// The guest did not reach a fuel check: a bug in the meter. Leak it
-		// rather than hang the match.
+		// rather than hang the match; it can no longer touch the tank.
 	}
+	in.tank.release(in)
 }
 
 func (in *Instance) kill() {
@@ -377,7 +453,12 @@ func (in *Instance) kill() {
 // change; its Left is the instance's to update while it runs.
 func (in *Instance) Tank() *Tank { return in.tank }
 
-func (in *Instance) nanotime() int64 { return in.spentTotal() + in.slept }
+// maxClock is where the virtual clocks stop: the latest time whose wall
+// clock in nanoseconds since 1970 still fits an int64. They saturate there
+// rather than wrap, so they never go backwards.
+const maxClock = 1<<63 - 1 - clockEpoch*1_000_000_000
+
+func (in *Instance) nanotime() int64 { return min(satAdd(max(in.spentTotal(), 0), in.slept), maxClock) }
 
 func (in *Instance) walltime() (int64, int32) {
 	t := in.nanotime()
@@ -386,8 +467,16 @@ func (in *Instance) walltime() (int64, int32) {
 
 func (in *Instance) nanosleep(ns int64) {
 	if ns > 0 {
-		in.slept += ns
+		in.slept = satAdd(in.slept, ns)
 	}
+}
+
+// satAdd adds two non-negative numbers, stopping at the largest int64.
+func satAdd(a, b int64) int64 {
+	if b > 0 && a > 1<<63-1-b {
+		return 1<<63 - 1
+	}
+	return a + b
 }
 
 // stdinReader serves observations to the guest, blocking between turns.
@@ -417,7 +506,9 @@ func (s stdinReader) Read(p []byte) (int, error) {
 			return 0, io.EOF // the match is over: stdin is closed
 		}
 	}
-	n := copy(p, in.pending)
+	n := min(len(p), len(in.pending))
+	in.charge(int64(n / meter.HostBytesPerUnit))
+	copy(p, in.pending[:n])
 	in.pending = in.pending[n:]
 	return n, nil
 }
@@ -459,14 +550,11 @@ func (s stdoutWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-func indexNewline(p []byte) int {
-	for i, c := range p {
-		if c == '\n' {
-			return i
-		}
-	}
-	return -1
-}
+// indexNewline finds the line's end with the library's vectorized search:
+// a bot may write hundreds of megabytes for little fuel per byte
+// (meter.HostBytesPerUnit), so the host's scan must cost far less than a
+// plain instruction per byte.
+func indexNewline(p []byte) int { return bytes.IndexByte(p, '\n') }
 
 // randReader is random_get: a deterministic byte stream from the seed,
 // independent of how the guest splits its reads.
@@ -477,18 +565,24 @@ type randReader struct {
 }
 
 func (r *randReader) Read(p []byte) (int, error) {
-	for i := range p {
-		if r.left == 0 {
-			v := r.src.Uint64()
-			for k := range r.word {
-				r.word[k] = byte(v >> (8 * k))
-			}
-			r.left = 8
-		}
-		p[i] = r.word[8-r.left]
-		r.left--
+	n := len(p)
+	for len(p) > 0 && r.left > 0 { // the rest of the last word
+		p[0] = r.word[8-r.left]
+		p, r.left = p[1:], r.left-1
 	}
-	return len(p), nil
+	for len(p) >= 8 { // whole words, the bulk of a large read
+		binary.LittleEndian.PutUint64(p, r.src.Uint64())
+		p = p[8:]
+	}
+	if len(p) > 0 {
+		binary.LittleEndian.PutUint64(r.word[:], r.src.Uint64())
+		r.left = 8
+		for len(p) > 0 {
+			p[0] = r.word[8-r.left]
+			p, r.left = p[1:], r.left-1
+		}
+	}
+	return n, nil
 }
 
 // instantiateHost provides the arena and arena_meter host modules. They are
@@ -512,6 +606,7 @@ func instantiateHost(ctx context.Context, wz wazero.Runtime) (api.Module, error)
 		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
 			in := ctx.Value(instanceKey{}).(*Instance)
 			in.bind(mod)
+			in.charge(meter.HostCallPrice)
 			stack[0] = uint64(in.live())
 		}), nil, i64).
 		Export(hostFuelLeft).

@@ -55,6 +55,11 @@ func TestNoLeaks(t *testing.T) {
 	trap := compileBytes(t, wasmtest.Echo{FaultOnRead: 1, Fault: "unreachable"}.Module())
 	recurse := compileBytes(t, wasmtest.Echo{FaultOnRead: 1, Fault: "recurse"}.Module())
 	echo := compileBytes(t, wasmtest.Echo{}.Module())
+	// Modules of the corpus of cost model 2 that hold host memory when stopped:
+	// a table grown to its share, memory grown and touched, deep recursion.
+	tableGrow := compileBytes(t, wasmtest.Echo{Table: true, Turn: wasmtest.Forever(wasmtest.RefNull, wasmtest.I32(100_000), wasmtest.TableGrow, wasmtest.Drop)}.Module())
+	memGrow := compileBytes(t, wasmtest.Echo{Turn: wasmtest.Forever(wasmtest.I32(1), wasmtest.MemoryGrow, wasmtest.I32(16), []byte{0x74}, wasmtest.I32(1), wasmtest.Store(0))}.Module())
+	deep := compileBytes(t, wasmtest.Echo{TurnLocals: 1000, Turn: wasmtest.Call(wasmtest.TurnFunc)}.Module())
 	runs := []struct {
 		mod    *Module
 		tank   func() *Tank
@@ -72,6 +77,9 @@ func TestNoLeaks(t *testing.T) {
 		{recurse, protocolTank, []string{`{}`}, Limits{}},
 		{echo, protocolTank, []string{`{}`, `{}`}, Limits{}},
 		{goBot, bigTank, []string{`{"cmd":"loop"}`}, Limits{Wall: 5 * time.Millisecond}}, // the backstop
+		{tableGrow, protocolTank, []string{`{}`}, Limits{}},
+		{memGrow, protocolTank, []string{`{}`}, Limits{}},
+		{deep, protocolTank, []string{`{}`}, Limits{}},
 	}
 	warm := func(n int) {
 		for i := 0; i < n; i++ {

@@ -20,13 +20,15 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/arenabots/arena/sandbox/meter"
 )
 
-// DefaultMemoryLimit is the cap on a bot's linear memory (bot-protocol.md).
-const DefaultMemoryLimit = 256 << 20
+// DefaultMemoryLimit is the cap on a bot's linear memory and tables together
+// (bot-protocol.md).
+const DefaultMemoryLimit = meter.MemoryCap
 
 // The host module every bot may import from, and its one function.
 const (
@@ -59,6 +61,10 @@ type Runtime struct {
 
 	mu       sync.Mutex
 	compiled map[string]*Module // by sha256 of the original bytes
+
+	pages     uint32 // the memory limit, in pages
+	wazeroDir string // wazero's compilation cache
+	tmpDir    string // removed at Close: the cache when Options has none
 }
 
 // A Module is a bot's module, checked, metered and compiled.
@@ -74,37 +80,43 @@ func NewRuntime(ctx context.Context, opt Options) (*Runtime, error) {
 	if limit == 0 {
 		limit = DefaultMemoryLimit
 	}
-	pages := limit / wasmPageSize
-	if pages == 0 || pages > 65536 {
+	// Tables take their share of the cap first (the meter bounds them).
+	const tablePages = meter.MaxTableElements * meter.TableElementBytes / wasmPageSize
+	pages := int64(limit/wasmPageSize) - tablePages
+	if pages <= 0 || pages > 65536 {
 		return nil, fmt.Errorf("sandbox: memory limit %d bytes out of range", limit)
 	}
-	cfg := wazero.NewRuntimeConfigCompiler().
-		WithMemoryLimitPages(uint32(pages)).
-		// DWARF stack traces cost 0.5 s per trap on big modules (wasm-fuel.md).
-		WithDebugInfoEnabled(false).
-		// Never WithCloseOnContextDone: it slows loops 7-20x. Instances are
-		// stopped through the fuel check instead (instance.go).
-		WithCloseOnContextDone(false)
-	r := &Runtime{compiled: map[string]*Module{}}
+	cfg := runtimeConfig(uint32(pages))
+	r := &Runtime{compiled: map[string]*Module{}, pages: uint32(pages)}
+	// wazero's compiled code goes through a cache on disk, where the child
+	// process that compiles it leaves it (compilechild.go): the user's
+	// cache directory, or a directory of this Runtime's own.
 	if opt.CacheDir != "" {
 		r.dir = opt.CacheDir
 		if err := os.MkdirAll(r.dir, 0o755); err != nil {
 			return nil, fmt.Errorf("sandbox: cache directory: %w", err)
 		}
-		cache, err := wazero.NewCompilationCacheWithDir(filepath.Join(r.dir, "wazero"))
+		r.wazeroDir = filepath.Join(r.dir, "wazero")
+	} else {
+		tmp, err := os.MkdirTemp("", "arena-wasm-")
 		if err != nil {
-			return nil, fmt.Errorf("sandbox: compilation cache: %w", err)
+			return nil, fmt.Errorf("sandbox: cache directory: %w", err)
 		}
-		r.cache = cache
-		cfg = cfg.WithCompilationCache(cache)
+		r.tmpDir, r.wazeroDir = tmp, tmp
 	}
+	cache, err := wazero.NewCompilationCacheWithDir(r.wazeroDir)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: compilation cache: %w", err)
+	}
+	r.cache = cache
+	cfg = cfg.WithCompilationCache(cache)
 	r.wz = wazero.NewRuntimeWithConfig(ctx, cfg)
-	if _, err := wasi_snapshot_preview1.Instantiate(ctx, r.wz); err != nil {
+	// The WASI functions charge fuel by their arguments (hostcost.go).
+	if _, err := wasi_snapshot_preview1.Instantiate(experimental.WithFunctionListenerFactory(ctx, hostCharger{}), r.wz); err != nil {
 		r.Close(ctx)
 		return nil, fmt.Errorf("sandbox: WASI: %w", err)
 	}
 	r.wasi = r.wz.Module(wasiModule)
-	var err error
 	if r.host, err = instantiateHost(ctx, r.wz); err != nil {
 		r.Close(ctx)
 		return nil, fmt.Errorf("sandbox: host functions: %w", err)
@@ -119,6 +131,9 @@ func (r *Runtime) Close(ctx context.Context) error {
 		if cerr := r.cache.Close(ctx); err == nil {
 			err = cerr
 		}
+	}
+	if r.tmpDir != "" {
+		os.RemoveAll(r.tmpDir)
 	}
 	return err
 }
@@ -168,6 +183,11 @@ func (r *Runtime) Compile(ctx context.Context, wasm []byte) (_ *Module, err erro
 	}
 	metered, err := r.instrument(key, wasm)
 	if err != nil {
+		return nil, err
+	}
+	// The child compiles into the cache; the compile here then only
+	// decodes the module and loads the child's machine code.
+	if err := r.compileInChild(ctx, metered); err != nil {
 		return nil, err
 	}
 	cm, err := r.wz.CompileModule(ctx, metered)

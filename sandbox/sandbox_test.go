@@ -15,6 +15,7 @@ import (
 	"github.com/arenabots/arena/bot"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/protocol"
+	"github.com/arenabots/arena/sandbox/meter"
 	"github.com/arenabots/arena/sandbox/wasmtest"
 )
 
@@ -227,7 +228,7 @@ func TestDiskCache(t *testing.T) {
 		if again != m {
 			t.Error("a second Compile in one runtime compiled again")
 		}
-		if _, err := os.Stat(filepath.Join(dir, m.SHA256+".cost1.wasm")); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("%s.cost%d.wasm", m.SHA256, meter.CostModel))); err != nil {
 			t.Errorf("metered module not cached: %v", err)
 		}
 		rt.Close(context.Background())

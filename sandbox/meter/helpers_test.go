@@ -132,12 +132,16 @@ type tank struct {
 	left    int64 // fuel in the tank not yet handed out
 	handed  int64 // fuel handed out so far
 	refills int
+	init    int64 // the instantiation's cost, which the tests pre-pay
 }
 
 var errOutOfFuel = errors.New("out of fuel")
 
 func (t *tank) refill(counter int64) int64 {
 	t.refills++
+	if counter+t.left < 0 {
+		panic(errOutOfFuel) // like the sandbox: a debt the tank cannot cover
+	}
 	for counter < 0 {
 		if t.left <= 0 {
 			panic(errOutOfFuel)
@@ -157,7 +161,7 @@ func (t *tank) used(mod api.Module) int64 {
 	if counter == nil { // not instrumented
 		return 0
 	}
-	return t.handed - int64(counter.Get())
+	return t.handed - int64(counter.Get()) - t.init
 }
 
 // run instruments wasm, runs it under t in a fresh wazero runtime with WASI
@@ -165,9 +169,15 @@ func (t *tank) used(mod api.Module) int64 {
 // the module and the error of its start.
 func run(t testing.TB, wasm []byte, tk *tank, cfg wazero.ModuleConfig) (api.Module, error) {
 	t.Helper()
-	out, err := Instrument(wasm)
+	out, cost, err := instrument(wasm)
 	if err != nil {
 		t.Fatalf("Instrument: %v", err)
+	}
+	// The counter starts below zero by the cost of instantiation; the
+	// tests measure code only, so the tank gets that much on top.
+	if tk != nil {
+		tk.init = cost
+		tk.left += cost
 	}
 	return runPlain(t, out, tk, cfg)
 }

@@ -37,13 +37,14 @@ import (
 
 // CostModel is the version of the cost model; bump it on any change to what is
 // charged, since fuel figures of different versions do not compare.
-const CostModel = 1
+// Version 2 charges every operation by its size, before it runs, and checks
+// the tank at every straight-line segment (docs/fuel.md).
+const CostModel = 2
 
 const (
-	ImportModule  = "arena_meter" // the module name of the host function the pass imports
-	ImportName    = "refill"      // type (param i64) (result i64)
-	GlobalExport  = "arena_fuel"  // the exported mutable i64 global: the fuel counter
-	MaxModuleSize = 32 << 20
+	ImportModule = "arena_meter" // the module name of the host function the pass imports
+	ImportName   = "refill"      // type (param i64) (result i64)
+	GlobalExport = "arena_fuel"  // the exported mutable i64 global: the fuel counter
 )
 
 // The imports a bot module may have, per the bot protocol.
@@ -53,9 +54,39 @@ const (
 	fuelLeft    = "fuel_left"
 )
 
-// BulkBytesPerUnit is how many bytes memory.copy, memory.fill and memory.init
-// move for one extra unit of fuel (rounded down).
-const BulkBytesPerUnit = 64
+// The prices of cost model 2 (docs/fuel.md has the table and the
+// measurements behind them, from BenchmarkCalibrate in package sandbox).
+// Every plain instruction costs 1; block structure is free. Work whose size
+// is an operand is charged before it runs, in proportion to the size,
+// clamped to the most that can succeed; operations wazero carries out in Go
+// also pay for that call.
+const (
+	// memory.copy, memory.fill, memory.init: BulkPrice + length/BulkBytesPerUnit.
+	BulkPrice        = 48
+	BulkBytesPerUnit = 32
+	// memory.grow: GrowPrice + PagePrice per 64 KiB page asked for. The
+	// host work of a page is the kernel's zeroing of it when first touched.
+	GrowPrice = 256
+	PagePrice = 8192
+	// table.grow, table.fill, table.copy, table.init: TablePrice +
+	// TableElementPrice per element.
+	TablePrice        = 256
+	TableElementPrice = 4
+	// Function entry: 1 per LocalsPerUnit locals it declares (zeroed).
+	LocalsPerUnit = 8
+	// Instantiation, charged to the start-up allowance: PagePrice per page
+	// of initial memory, TableElementPrice per initial table element, and
+	// 1 per BulkBytesPerUnit bytes of the data section.
+)
+
+// The prices of host calls, charged by the sandbox before the call's work.
+const (
+	HostCallPrice         = 256 // every WASI or arena call
+	HostBytesPerUnit      = 64  // plus 1 per this many bytes it reads or writes
+	HostIovecPrice        = 4   // plus this per iovec of fd_read and fd_write
+	HostSubscriptionPrice = 64  // plus this per subscription of poll_oneoff
+	RandomBytesPerUnit    = 4   // random_get: 1 per this many bytes instead
+)
 
 // Error is every refusal of Instrument. Its message says in plain words what is
 // wrong with the module and, where there is one, what to change.
@@ -84,7 +115,8 @@ func Instrument(wasm []byte) ([]byte, error) {
 	if err := checkHeader(wasm); err != nil {
 		return nil, err
 	}
-	return instrument(wasm)
+	out, _, err := instrument(wasm)
+	return out, err
 }
 
 var wasmMagic = []byte{0x00, 'a', 's', 'm'}

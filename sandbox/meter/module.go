@@ -74,11 +74,19 @@ type rewriter struct {
 	lastOrder                                    int
 
 	refillType uint32 // type index of (i64) -> (i64), appended to the type section
-	body       bodyRewriter
+
+	doneFunction, doneCode bool
+	// The cost of instantiation, charged by starting the counter below
+	// zero: the counter's initial value sits at initAt in out, padded to a
+	// fixed width, and is written once the data section is known.
+	initAt                        int
+	memPages, tableElems, dataLen uint64
+	body                          bodyRewriter
 }
 
-// instrument reads the whole module and returns the instrumented one.
-func instrument(wasm []byte) ([]byte, error) {
+// instrument reads the whole module and returns the instrumented one and
+// the cost of instantiating it.
+func instrument(wasm []byte) ([]byte, int64, error) {
 	m := &rewriter{out: make([]byte, 0, len(wasm)+len(wasm)/4+64)}
 	m.out = append(m.out, wasm[:8]...)
 	r := &reader{b: wasm, pos: 8}
@@ -93,25 +101,27 @@ func instrument(wasm []byte) ([]byte, error) {
 		sr := &reader{b: content, base: start}
 		m.section(id, sr)
 		if sr.err != nil {
-			return nil, sr.err
+			return nil, 0, sr.err
 		}
 		if sr.pos != len(sr.b) {
 			sr.fail("section %d has %d bytes left over after its contents", id, len(sr.b)-sr.pos)
-			return nil, sr.err
+			return nil, 0, sr.err
 		}
 	}
 	if r.err != nil {
-		return nil, r.err
+		return nil, 0, r.err
 	}
 	// Sections the pass needs but the input lacks.
-	m.ensure(len(sectionOrder))
+	m.ensure(len(sectionOrder) + 1)
+	cost := m.memPages*PagePrice + m.tableElems*TableElementPrice + m.dataLen/BulkBytesPerUnit
+	putPaddedS64(m.out[m.initAt:m.initAt+10], -int64(cost))
 	if !m.exportsStart {
-		return nil, refusal(`the module does not export a function named "_start": a bot must be a WASI command (Go: GOOS=wasip1 GOARCH=wasm go build; C: clang --target=wasm32-wasi; Rust: a bin crate for wasm32-wasi)`)
+		return nil, 0, refusal(`the module does not export a function named "_start": a bot must be a WASI command (Go: GOOS=wasip1 GOARCH=wasm go build; C: clang --target=wasm32-wasi; Rust: a bin crate for wasm32-wasi)`)
 	}
 	if !m.exportsMemory {
-		return nil, refusal(`the module does not export its linear memory as "memory", which WASI needs; do not build with an imported memory`)
+		return nil, 0, refusal(`the module does not export its linear memory as "memory", which WASI needs; do not build with an imported memory`)
 	}
-	return m.out, nil
+	return m.out, int64(cost), nil
 }
 
 // ensure writes the sections the instrumented module needs and the input has
@@ -129,6 +139,9 @@ func (m *rewriter) ensure(order int) {
 	}
 	if !m.doneExport && order > sectionOrder[secExport] {
 		m.exportSection(empty())
+	}
+	if m.doneFunction && !m.doneCode && order > sectionOrder[secCode] {
+		m.codeSection(empty())
 	}
 }
 
@@ -172,12 +185,19 @@ func (m *rewriter) section(id byte, r *reader) {
 	case secElement:
 		m.elementSection(r)
 	case secDataCount:
-		r.u32()
+		if n := r.u32(); n > MaxDataSegments {
+			overLimit(r, "the declared number of data segments", uint64(n), MaxDataSegments)
+		}
 		m.emit(id, r.b)
 	case secCode:
 		m.codeSection(r)
 	case secData:
+		if n := r.count(); n > MaxDataSegments {
+			overLimit(r, "the number of data segments", uint64(n), MaxDataSegments)
+			return
+		}
 		r.pos = len(r.b) // copied as is: nothing in it refers to functions
+		m.dataLen = uint64(len(r.b))
 		m.emit(id, r.b)
 	}
 }
@@ -213,6 +233,10 @@ func (m *rewriter) customSection(r *reader) {
 func (m *rewriter) typeSection(r *reader) {
 	m.doneType = true
 	n := r.count()
+	if n > MaxTypes {
+		overLimit(r, "the number of function types", uint64(n), MaxTypes)
+		return
+	}
 	for i := 0; i < n && r.err == nil; i++ {
 		switch form := r.byte(); form {
 		case 0x60:
@@ -270,6 +294,10 @@ func (m *rewriter) checkValueType(r *reader, t byte) {
 func (m *rewriter) importSection(r *reader) {
 	m.doneImport = true
 	n := r.count()
+	if n > MaxImports {
+		overLimit(r, "the number of imports", uint64(n), MaxImports)
+		return
+	}
 	for i := 0; i < n && r.err == nil; i++ {
 		mod, name := r.name(), r.name()
 		kind := r.byte()
@@ -353,7 +381,12 @@ func typeNames(ts []byte) string {
 }
 
 func (m *rewriter) functionSection(r *reader) {
+	m.doneFunction = true
 	n := r.count()
+	if total := uint64(len(m.funcs)) + uint64(n); total > MaxFunctions {
+		overLimit(r, "the number of functions", total, MaxFunctions)
+		return
+	}
 	for i := 0; i < n && r.err == nil; i++ {
 		t := r.u32()
 		if int(t) >= len(m.types) {
@@ -362,11 +395,24 @@ func (m *rewriter) functionSection(r *reader) {
 		}
 		m.funcs = append(m.funcs, t)
 	}
-	m.emit(secFunction, r.b)
+	// One more function: the out-of-line part of the tank check (checkBody).
+	c := appendU32(nil, uint32(n+1))
+	c = append(c, r.b[lebLen(r.b):r.pos]...)
+	m.emit(secFunction, appendU32(c, m.refillType))
 }
 
 func (m *rewriter) tableSection(r *reader) {
 	n := r.count()
+	if n > MaxTables {
+		overLimit(r, "the number of tables", uint64(n), MaxTables)
+		return
+	}
+	type table struct {
+		ref      byte
+		min, max uint64
+	}
+	tables := make([]table, 0, n)
+	var sumMin uint64
 	for i := 0; i < n && r.err == nil; i++ {
 		t := r.byte()
 		if t == 0x40 {
@@ -374,9 +420,37 @@ func (m *rewriter) tableSection(r *reader) {
 			return
 		}
 		m.checkValueType(r, t)
-		m.limits(r, "table")
+		lo, hi, hasMax := m.limits(r, "table")
+		if !hasMax {
+			hi = 1<<32 - 1
+		}
+		if hi < lo {
+			r.fail("table %d has a maximum size %d below its minimum %d", i, hi, lo)
+			return
+		}
+		sumMin += lo
+		m.tableElems += lo
+		tables = append(tables, table{t, lo, hi})
 	}
-	m.emit(secTable, r.b)
+	if r.err != nil {
+		return
+	}
+	if sumMin > MaxTableElements {
+		overLimit(r, "the initial size of the tables (elements, all tables together)", sumMin, MaxTableElements)
+		return
+	}
+	// Every table gets a maximum, so that growing them all cannot take more
+	// than MaxTableElements together: a table may grow by an equal share of
+	// what the initial sizes leave. Growing past it fails (table.grow
+	// returns -1), as it would past a maximum the module declared.
+	share := (MaxTableElements - sumMin) / uint64(max(len(tables), 1))
+	c := appendU32(nil, uint32(len(tables)))
+	for _, t := range tables {
+		c = append(c, t.ref, 1)
+		c = appendU32(c, uint32(t.min))
+		c = appendU32(c, uint32(min(t.max, t.min+share)))
+	}
+	m.emit(secTable, c)
 }
 
 func (m *rewriter) memorySection(r *reader) {
@@ -387,14 +461,19 @@ func (m *rewriter) memorySection(r *reader) {
 			r.refuse("%s", unsupported("multiple memories", "more than one linear memory").Msg)
 			return
 		}
-		m.limits(r, "memory")
+		lo, _, _ := m.limits(r, "memory")
+		if lo > MaxMemoryPages {
+			overLimit(r, "the initial size of the linear memory (64 KiB pages)", lo, MaxMemoryPages)
+			return
+		}
+		m.memPages = lo
 	}
 	m.emit(secMemory, r.b)
 }
 
 // limits reads the limits of a table or memory, refusing shared memories and
 // 64-bit addressing.
-func (m *rewriter) limits(r *reader, what string) {
+func (m *rewriter) limits(r *reader, what string) (lo, hi uint64, hasMax bool) {
 	flags := r.byte()
 	switch {
 	case flags&0x02 != 0:
@@ -407,17 +486,22 @@ func (m *rewriter) limits(r *reader, what string) {
 		r.fail("unknown %s limits flags 0x%02x", what, flags)
 		return
 	}
-	r.u32()
+	lo = uint64(r.u32())
 	if flags == 1 {
-		r.u32()
+		hi, hasMax = uint64(r.u32()), true
 	}
+	return lo, hi, hasMax
 }
 
 func (m *rewriter) globalSection(r *reader) {
 	m.doneGlobal = true
 	n := r.count()
+	if n > MaxGlobals {
+		overLimit(r, "the number of globals", uint64(n), MaxGlobals)
+		return
+	}
 	var c []byte
-	c = appendU32(c, uint32(n+1))
+	c = appendU32(c, uint32(n+2))
 	for i := 0; i < n && r.err == nil; i++ {
 		t := r.byte()
 		m.checkValueType(r, t)
@@ -430,14 +514,23 @@ func (m *rewriter) globalSection(r *reader) {
 		c = m.constExpr(r, c)
 		m.globals++
 	}
-	// The fuel counter: (global (mut i64) (i64.const 0)).
-	c = append(c, typeI64, 1, 0x42, 0, 0x0b)
+	// The fuel counter: (global (mut i64) (i64.const -instantiation)).
+	c = append(c, typeI64, 1, 0x42)
+	c = append(c, make([]byte, 10)...)
+	c = append(c, 0x0b)
+	// The stack estimate (code.go, enterStack): (global (mut i32) (i32.const 0)).
+	c = append(c, typeI32, 1, 0x41, 0, 0x0b)
 	m.emit(secGlobal, c)
+	m.initAt = len(m.out) - 16
 }
 
 func (m *rewriter) exportSection(r *reader) {
 	m.doneExport = true
 	n := r.count()
+	if n > MaxExports {
+		overLimit(r, "the number of exports", uint64(n), MaxExports)
+		return
+	}
 	var c []byte
 	c = appendU32(c, uint32(n+1))
 	for i := 0; i < n && r.err == nil; i++ {
@@ -500,6 +593,11 @@ func (m *rewriter) funcIndex(r *reader) uint32 {
 
 func (m *rewriter) elementSection(r *reader) {
 	n := r.count()
+	if n > MaxElemSegments {
+		overLimit(r, "the number of element segments", uint64(n), MaxElemSegments)
+		return
+	}
+	var elements uint64
 	var c []byte
 	c = appendU32(c, uint32(n))
 	for i := 0; i < n && r.err == nil; i++ {
@@ -521,6 +619,10 @@ func (m *rewriter) elementSection(r *reader) {
 			c = append(c, kind)
 		}
 		k := r.count()
+		if elements += uint64(k); elements > MaxSegmentElements {
+			overLimit(r, "the number of elements in element segments", elements, MaxSegmentElements)
+			return
+		}
 		c = appendU32(c, uint32(k))
 		for j := 0; j < k && r.err == nil; j++ {
 			if exprs {

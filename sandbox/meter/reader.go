@@ -136,3 +136,16 @@ func appendName(b []byte, s string) []byte {
 	b = appendU32(b, uint32(len(s)))
 	return append(b, s...)
 }
+
+// putPaddedS64 writes v as signed LEB128 in exactly len(b) bytes (at most
+// 10), so a value can be patched in after the bytes around it are written.
+func putPaddedS64(b []byte, v int64) {
+	for i := range b {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if i < len(b)-1 {
+			c |= 0x80
+		}
+		b[i] = c
+	}
+}

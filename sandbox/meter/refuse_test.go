@@ -155,11 +155,15 @@ func TestInputUnchanged(t *testing.T) {
 // A module made of nothing but calls grows a lot when metered; past a bound
 // it is refused instead of taking host memory.
 func TestRefusesCodeThatGrowsTooMuch(t *testing.T) {
-	const calls = 8 << 20 // 2 bytes each in, about 17 out
-	code := bytes.Repeat(call(1), calls)
-	wasm := standardBot(okImports, okMemories, okExports, body(nil, code, end_))
+	const calls = 3 << 20   // 2 bytes each in, about 30 out
+	const perFunc = 200_000 // 400 KB a body, under MaxFunctionBody
+	var bodies [][]byte
+	for i := 0; i < calls/perFunc; i++ {
+		bodies = append(bodies, body(nil, bytes.Repeat(call(1), perFunc), end_))
+	}
+	wasm := standardBot(okImports, okMemories, okExports, bodies...)
 	_, err := Instrument(wasm)
-	if err == nil || !matches(err.Error(), "the module's code grows past 128 MiB when metered ...") {
+	if err == nil || !matches(err.Error(), "the module's code grows past 32 MiB when metered ...") {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -122,16 +122,21 @@ func hashDir(tb testing.TB, dir string, labels ...string) string {
 	return hex.EncodeToString(h.Sum(nil))[:24]
 }
 
-// RunWithCacheDir runs a package's tests with a fresh temporary directory
-// (for a sandbox cache) and removes it afterwards. setup gets the directory
-// and returns what to do once the tests are done. It returns the exit code.
+// RunWithCacheDir runs a package's tests with a sandbox cache directory and
+// cleans up afterwards. setup gets the directory and returns what to do once
+// the tests are done. It returns the exit code.
+//
+// The directory is kept between runs, beside the builds: compiling a Go bot
+// takes seconds of CPU, many times that in a race-instrumented test binary,
+// and every entry is keyed by what made it (the module's sha256, the cost
+// model, the metering program's fingerprint, wazero's version), so a stale
+// entry is never used.
 func RunWithCacheDir(m *testing.M, setup func(dir string) (done func(), err error)) int {
-	dir, err := os.MkdirTemp("", "arena-cache-")
-	if err != nil {
+	dir := filepath.Join(outDir, "cache")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
 	done, err := setup(dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -1,0 +1,202 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+
+	"github.com/arenabots/arena/sandbox/meter"
+)
+
+// wazero's compiler does not bound its own work: a valid module of 40 KB
+// made of 8,000 empty ifs in one function takes it 12 s (its dominator pass
+// is quadratic in the blocks of a function), and the limits at the door
+// cannot rule out every such shape without refusing real bots. So the
+// compiler runs in a child process (the same executable, started with
+// compileChildEnv set) under a time and a memory limit, and leaves its
+// output in wazero's compilation cache, where the parent's own compile then
+// finds it. A module the child cannot compile within the limits is refused;
+// a compiler that blows up takes down only the child.
+
+// The limits of the child. Time is the child's CPU time, so that a loaded
+// machine does not refuse what an idle one accepts (a Go bot of 3.8 MB takes
+// about 3.5 s); the wall clock gets a generous backstop on top. A
+// race-instrumented build is many times slower and bigger, so it gets more
+// (race_on.go).
+var (
+	CompileTimeLimit   = 10 * time.Second * raceScale
+	CompileWallLimit   = 10 * CompileTimeLimit
+	CompileMemoryLimit = int64(1<<30) * raceScale // resident bytes
+)
+
+const (
+	compileChildEnv = "ARENA_SANDBOX_COMPILE_CACHE" // the wazero cache directory
+	compilePagesEnv = "ARENA_SANDBOX_COMPILE_PAGES" // the memory limit in pages
+)
+
+// The child's side: compile stdin into the cache and exit, before any other
+// code of the program runs.
+func init() {
+	dir := os.Getenv(compileChildEnv)
+	if dir == "" {
+		return
+	}
+	os.Exit(compileChild(dir, os.Getenv(compilePagesEnv)))
+}
+
+func compileChild(dir, pagesArg string) int {
+	pages, err := strconv.ParseUint(pagesArg, 10, 32)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bad %s %q", compilePagesEnv, pagesArg)
+		return 2
+	}
+	wasm, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		fmt.Fprint(os.Stderr, err)
+		return 2
+	}
+	ctx := context.Background()
+	cache, err := wazero.NewCompilationCacheWithDir(dir)
+	if err != nil {
+		fmt.Fprint(os.Stderr, err)
+		return 2
+	}
+	rt := wazero.NewRuntimeWithConfig(ctx, runtimeConfig(uint32(pages)).WithCompilationCache(cache))
+	if _, err := rt.CompileModule(ctx, wasm); err != nil {
+		fmt.Fprint(os.Stderr, err)
+		return 1 // the module does not validate
+	}
+	if err := rt.Close(ctx); err != nil {
+		fmt.Fprint(os.Stderr, err)
+		return 2
+	}
+	if err := cache.Close(ctx); err != nil {
+		fmt.Fprint(os.Stderr, err)
+		return 2
+	}
+	return 0
+}
+
+// runtimeConfig is the wazero configuration of parent and child: they must
+// agree for the child's output to be found in the cache.
+func runtimeConfig(pages uint32) wazero.RuntimeConfig {
+	return wazero.NewRuntimeConfigCompiler().
+		WithMemoryLimitPages(pages).
+		// DWARF stack traces cost 0.5 s per trap on big modules (wasm-fuel.md).
+		WithDebugInfoEnabled(false).
+		// Never WithCloseOnContextDone: it slows loops 7-20x. Instances are
+		// stopped through the fuel check instead (instance.go).
+		WithCloseOnContextDone(false)
+}
+
+// errCompileLimit says which limit the child went over.
+type errCompileLimit struct{ what string }
+
+func (e errCompileLimit) Error() string { return e.what }
+
+// compileInChild compiles metered into the cache directory in a child
+// process, within the limits. A module the compiler refuses or cannot
+// compile within them is a *meter.Error.
+func (r *Runtime) compileInChild(ctx context.Context, metered []byte) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("sandbox: compiling in a child process: %w", err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), compileChildEnv+"="+r.wazeroDir, compilePagesEnv+"="+strconv.FormatUint(uint64(r.pages), 10))
+	cmd.Stdin = bytes.NewReader(metered)
+	var stderr bytes.Buffer
+	cmd.Stderr = &limitedBuffer{b: &stderr, n: 4096}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("sandbox: compiling in a child process: %w", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	deadline := time.NewTimer(CompileWallLimit)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	var over error
+	for {
+		select {
+		case err := <-done:
+			if over != nil {
+				return &meter.Error{Msg: over.Error()}
+			}
+			var exit *exec.ExitError
+			switch {
+			case err == nil:
+				return nil
+			case errors.As(err, &exit) && exit.ExitCode() == 1:
+				return &meter.Error{Msg: "the module does not validate: " + strings.TrimSpace(stderr.String())}
+			default:
+				return fmt.Errorf("sandbox: the compiler's child process failed: %v: %s", err, strings.TrimSpace(stderr.String()))
+			}
+		case <-deadline.C:
+			over = errCompileLimit{fmt.Sprintf("the module is over a limit of the bot sandbox: compiling it takes more than %v of wall-clock time (docs/sandbox.md lists the limits)", CompileWallLimit)}
+			cmd.Process.Kill()
+		case <-ctx.Done():
+			over = fmt.Errorf("compiling the module was cancelled: %w", context.Cause(ctx))
+			cmd.Process.Kill()
+		case <-tick.C:
+			if over != nil {
+				continue
+			}
+			rss, cpu := usage(cmd.Process.Pid)
+			switch {
+			case rss > CompileMemoryLimit:
+				over = errCompileLimit{fmt.Sprintf("the module is over a limit of the bot sandbox: compiling it takes more than %d MiB of memory (docs/sandbox.md lists the limits)", CompileMemoryLimit>>20)}
+				cmd.Process.Kill()
+			case cpu > CompileTimeLimit:
+				over = errCompileLimit{fmt.Sprintf("the module is over a limit of the bot sandbox: compiling it takes more than %v of CPU time (docs/sandbox.md lists the limits)", CompileTimeLimit)}
+				cmd.Process.Kill()
+			}
+		}
+	}
+}
+
+// usage is the resident memory and the CPU time so far of process pid,
+// zero when unknown (no /proc: then only the wall clock limits the child).
+func usage(pid int) (rss int64, cpu time.Duration) {
+	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm"); err == nil {
+		if f := strings.Fields(string(b)); len(f) >= 2 {
+			pages, _ := strconv.ParseInt(f[1], 10, 64)
+			rss = pages * int64(os.Getpagesize())
+		}
+	}
+	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+		// Fields after the command name, which is in parentheses and may
+		// hold spaces: utime and stime are the 12th and 13th, in ticks of
+		// 1/100 s (USER_HZ on Linux).
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 {
+			if f := strings.Fields(string(b[i+1:])); len(f) > 12 {
+				u, _ := strconv.ParseInt(f[11], 10, 64)
+				s, _ := strconv.ParseInt(f[12], 10, 64)
+				cpu = time.Duration(u+s) * 10 * time.Millisecond
+			}
+		}
+	}
+	return rss, cpu
+}
+
+// limitedBuffer keeps the first n bytes written to it.
+type limitedBuffer struct {
+	b *bytes.Buffer
+	n int
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := l.n - l.b.Len(); room > 0 {
+		l.b.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
