@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -20,7 +21,7 @@ type workerCmd struct {
 	NATS     string        `name:"nats" placeholder:"URL" help:"NATS URL(s), comma-separated; default: the url in --creds."`
 	Creds    string        `type:"existingfile" help:"Creds file written by arena serve --nats-listen (DATA/worker.creds)."`
 	Parallel int           `default:"0" help:"Matches run at once (0: one per core)."`
-	Cache    string        `type:"path" help:"Directory for fetched bot modules (default: a temporary one)."`
+	Cache    string        `type:"path" help:"Directory for fetched bot modules (default: arena-worker in the user's cache directory)."`
 	CacheMB  int64         `name:"cache-mb" default:"1024" help:"Bound on the module cache, in MiB."`
 	Name     string        `help:"Name shown in the server's worker list (default: the host name)."`
 	Announce time.Duration `default:"5s" help:"How often the worker announces itself to the server."`
@@ -46,6 +47,13 @@ func (c *workerCmd) Run() error {
 	}
 	if c.Announce <= 0 || c.Announce > 5*time.Minute {
 		return errors.New("worker: --announce must be in (0, 5m]")
+	}
+	if c.Cache == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return fmt.Errorf("worker: no --cache and no user cache directory: %w", err)
+		}
+		c.Cache = filepath.Join(dir, "arena-worker")
 	}
 	nc, err := jobs.Dial(url, creds, "arena-worker")
 	if err != nil {
