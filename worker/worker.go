@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -46,6 +47,10 @@ type Options struct {
 	// this often, under Name (default: the host name).
 	Announce time.Duration
 	Name     string
+	// CrashOn makes the process exit at once when it starts this match:
+	// fault injection for the tests of poison jobs (arena worker's hidden
+	// --crash-on); 0 never does.
+	CrashOn int64
 }
 
 // Pool is a set of workers sharing one module cache.
@@ -157,6 +162,9 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 		// A second run proves more on another machine: leave it to one.
 		msg.NakWithDelay(time.Second)
 		return
+	}
+	if p.opt.CrashOn != 0 && j.MatchID == p.opt.CrashOn {
+		os.Exit(3)
 	}
 	p.stats.begin(j.MatchID)
 	defer p.stats.end(j.MatchID)

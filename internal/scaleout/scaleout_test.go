@@ -63,6 +63,17 @@ func spawn(t *testing.T, logPath, name string, args ...string) *proc {
 	return p
 }
 
+// exited reports whether the process has ended.
+func (p *proc) exited() bool {
+	select {
+	case err := <-p.done:
+		p.done <- err
+		return true
+	default:
+		return false
+	}
+}
+
 // kill ends the process with SIGKILL (also a stopped one) and reaps it.
 func (p *proc) kill() {
 	if p.cmd.ProcessState != nil {
@@ -118,12 +129,13 @@ func healthy(base string) bool {
 
 // startWorker runs `arena worker` with the server's creds file, as on
 // another machine: its own cache directory, nothing else of the server's.
-func (c *cluster) startWorker() *proc {
+func (c *cluster) startWorker(extra ...string) *proc {
 	c.t.Helper()
 	c.n++
 	name := fmt.Sprintf("w%d", c.n)
-	w := spawn(c.t, filepath.Join(c.dir, "workers.log"), name, "worker", "--creds", filepath.Join(c.dir, jobs.CredsFile),
-		"--parallel", "1", "--announce", "200ms", "--name", name, "--cache", c.t.TempDir())
+	args := append([]string{"worker", "--creds", filepath.Join(c.dir, jobs.CredsFile),
+		"--parallel", "1", "--announce", "200ms", "--name", name, "--cache", c.t.TempDir()}, extra...)
+	w := spawn(c.t, filepath.Join(c.dir, "workers.log"), name, args...)
 	c.workers = append(c.workers, w)
 	return w
 }
@@ -408,51 +420,43 @@ func TestStalledWorker(t *testing.T) {
 	exactlyOnce(t, s)
 }
 
-// TestPoisonJob: a match that kills every worker that takes it ends, after
-// a bounded number of deliveries, as a failed, unrated match with a reason.
+// TestPoisonJob: a match that crashes every worker that takes it (the
+// workers' hidden --crash-on makes them exit when it starts) ends, after a
+// bounded number of deliveries, as a failed, unrated match with a reason,
+// and the service goes on.
 func TestPoisonJob(t *testing.T) {
 	c := newCluster(t, 18230, 18231)
-	w1, w2 := c.startWorker(), c.startWorker()
+	const poison = 3
+	crashy := func() *proc { return c.startWorker("--crash-on", fmt.Sprint(poison)) }
+	workers := []*proc{crashy(), crashy()}
 	s := c.store()
-	waitFor(t, "2 matches finished", 40*time.Second, func() bool { return finishedCount(t, s) >= 2 })
-	victim, id := c.killMidMatch(s, []*proc{w1, w2}, false)
-	crashes := 1
-	t.Logf("match %d is poison: it killed %s", id, victim.name)
-	others := []*proc{c.startWorker()}
-	for _, w := range []*proc{w1, w2} {
-		if w != victim {
-			others = append(others, w)
-		}
-	}
-	// Every worker that takes the match dies, as if the match crashed it.
+	crashes := 0
 	deadline := time.Now().Add(40 * time.Second)
-	for live(c.match(s, id)) {
-		if time.Now().After(deadline) {
-			t.Fatalf("poison match %d still %s after %d crashes", id, c.match(s, id).State, crashes)
+	for {
+		m, err := s.Match(context.Background(), poison)
+		if err == nil && !live(m) {
+			break
 		}
-		for _, info := range c.roster() {
-			if !slices.Contains(info.Current, id) {
-				continue
-			}
-			for i, p := range others {
-				if p.name == info.Name && p.cmd.ProcessState == nil {
-					p.kill()
-					crashes++
-					others[i] = c.startWorker()
-				}
+		if time.Now().After(deadline) {
+			t.Fatalf("poison match %d not ended after %d crashes", poison, crashes)
+		}
+		// A crashed worker is restarted, as systemd would.
+		for i, w := range workers {
+			if w.exited() {
+				crashes++
+				workers[i] = crashy()
 			}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	m := c.match(s, id)
+	m := c.match(s, poison)
 	if m.State != store.Failed || m.Reason == "" {
-		t.Fatalf("poison match %d ended %s (%q); want failed with a reason", id, m.State, m.Reason)
+		t.Fatalf("poison match %d ended %s (%q); want failed with a reason", poison, m.State, m.Reason)
 	}
-	if crashes > jobs.MaxAttempts {
-		t.Fatalf("poison match crashed %d workers; the bound is %d", crashes, jobs.MaxAttempts)
+	if crashes < 2 || crashes > jobs.MaxAttempts {
+		t.Fatalf("poison match crashed %d workers; want 2 to %d", crashes, jobs.MaxAttempts)
 	}
-	t.Logf("match %d failed after %d crashes: %s", id, crashes, m.Reason)
-	// The service goes on.
+	t.Logf("match %d failed after %d crashes: %s", poison, crashes, m.Reason)
 	n := finishedCount(t, s)
 	waitFor(t, "matches after the poison one", 30*time.Second, func() bool { return finishedCount(t, s) > n })
 	exactlyOnce(t, s)
