@@ -16,6 +16,12 @@ func (Game) HouseBots() []game.HouseBotInfo {
 			New: func(_ uint64, _ int) game.HouseBot { return &greedyBot{} }},
 		{Name: "chains", Doc: "counts chains: fights for the last safe edge, then solves the endgame exactly, double-dealing to keep control",
 			New: func(_ uint64, _ int) game.HouseBot { return &chainsBot{} }},
+		{Name: "search-easy", Doc: "the search below with a small budget and no sacrifices while safe edges remain: an opponent for beginners",
+			New: func(_ uint64, _ int) game.HouseBot { return newSearchBot(levelEasy) }},
+		{Name: "search-medium", Doc: "the search below with a tenth of its budget",
+			New: func(_ uint64, _ int) game.HouseBot { return newSearchBot(levelMedium) }},
+		{Name: "search", Doc: "the strongest: alpha-beta over strings and coins with chain theory, a symmetric transposition table and exact loony endgames, limited by nodes",
+			New: func(_ uint64, _ int) game.HouseBot { return newSearchBot(levelHard) }},
 	}
 }
 
@@ -55,18 +61,21 @@ func (b *randomBot) Act(st game.State, seat int) []byte {
 // classify splits the undrawn edges into those that close a box now, those
 // that give no box its third side, and the rest.
 func (b *Board) classify() (closing, safe, unsafe uint64) {
-	for free := b.Undrawn(); free != 0; free &= free - 1 {
-		e := Edge(bits.TrailingZeros64(free))
-		bit := uint64(1) << uint(e)
-		switch {
-		case b.Closes(e) > 0:
-			closing |= bit
-		case b.Safe(e):
-			safe |= bit
-		default:
-			unsafe |= bit
+	// One pass over the boxes: an edge closes a box when one of its boxes
+	// has three sides, and is unsafe when one has two.
+	var three, two uint64
+	for box := range boxEdges {
+		switch bits.OnesCount64(b.Drawn & boxEdges[box]) {
+		case 3:
+			three |= boxEdges[box]
+		case 2:
+			two |= boxEdges[box]
 		}
 	}
+	free := b.Undrawn()
+	closing = free & three
+	unsafe = free & two &^ three
+	safe = free &^ (three | two)
 	return
 }
 

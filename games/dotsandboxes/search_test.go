@@ -1,0 +1,139 @@
+package dotsandboxes
+
+import (
+	"math/bits"
+	"testing"
+
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/internal/rng"
+)
+
+// record plays one match between house bots and returns every state hash
+// along the way: two runs must agree on all of them.
+func record(t *testing.T, seed uint64, names [2]string) []uint64 {
+	g := Game{}
+	st, err := g.New(game.Config{Seed: seed, Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bots [2]game.HouseBot
+	for seat, name := range names {
+		for _, info := range g.HouseBots() {
+			if info.Name == name {
+				bots[seat] = info.New(rng.Mix(seed, uint64(seat)), seat)
+			}
+		}
+	}
+	var hashes []uint64
+	for !st.Done() {
+		answers := [][]byte{bots[0].Act(st, 0), bots[1].Act(st, 1)}
+		for seat, v := range st.Apply(answers) {
+			if v.Status != game.OK && v.Status != game.Ignored {
+				t.Fatalf("seed %d: %s answered %s: %s", seed, names[seat], answers[seat], v.Status)
+			}
+		}
+		hashes = append(hashes, st.Hash())
+	}
+	return hashes
+}
+
+// TestSearchLegalAndDeterministic plays each level against greedy twice on
+// the same seeds: every answer must be legal (record fails otherwise) and the
+// two runs identical move for move.
+func TestSearchLegalAndDeterministic(t *testing.T) {
+	for _, name := range []string{"search-easy", "search-medium", "search"} {
+		for seed := uint64(1); seed <= 1; seed++ {
+			a := record(t, seed, [2]string{name, "greedy"})
+			b := record(t, seed, [2]string{"greedy", name})
+			a2 := record(t, seed, [2]string{name, "greedy"})
+			b2 := record(t, seed, [2]string{"greedy", name})
+			if len(a) != NumEdges || len(b) != NumEdges {
+				t.Fatalf("%s seed %d: %d and %d turns, want %d", name, seed, len(a), len(b), NumEdges)
+			}
+			for i := range a {
+				if a[i] != a2[i] || b[i] != b2[i] {
+					t.Fatalf("%s seed %d: runs differ at turn %d", name, seed, i)
+				}
+			}
+		}
+	}
+}
+
+// TestCanonicalIsSymmetric checks that the eight images of a position share
+// its table key, and that different positions mostly do not.
+func TestCanonicalIsSymmetric(t *testing.T) {
+	src := rng.New(9)
+	keys := map[uint64]bool{}
+	for i := 0; i < 500; i++ {
+		d := src.Uint64() & allEdges
+		k := canonical(d)
+		for s := 0; s < 8; s++ {
+			tab := &symTab[s]
+			var img uint64
+			for j := 0; j < 8; j++ {
+				img |= tab[j][d>>(8*j)&0xff]
+			}
+			if bits.OnesCount64(img) != bits.OnesCount64(d) {
+				t.Fatalf("symmetry %d changes the edge count of %x", s, d)
+			}
+			if canonical(img) != k {
+				t.Fatalf("symmetry %d of %x has another key", s, d)
+			}
+		}
+		keys[k] = true
+	}
+	if len(keys) < 490 {
+		t.Errorf("500 random positions share %d keys", len(keys))
+	}
+}
+
+// TestShapeMatchesComponents checks the allocation-free chain analysis and
+// its loony values against components and loony (chains.go) on random
+// positions with no safe edge and no capture pending.
+func TestShapeMatchesComponents(t *testing.T) {
+	src := rng.New(11)
+	checked := 0
+	for game := 0; game < 300; game++ {
+		var b Board
+		for !b.Over() {
+			closing, safe, unsafe := b.classify()
+			if closing == 0 && safe == 0 {
+				sh, n := shapeOf(&b)
+				comps := components(&b)
+				if n != len(comps) {
+					t.Fatalf("%x: %d components, shape has %d", b.Drawn, len(comps), n)
+				}
+				want := newLoony().value(comps)
+				if got := (loonyTable{}).value(sh, n); got != want {
+					t.Fatalf("%x: loony value %d, shape value %d", b.Drawn, want, got)
+				}
+				checked++
+			}
+			m := closing
+			if m == 0 {
+				m = safe
+			}
+			if m == 0 {
+				m = unsafe
+			}
+			b.Play(nthBit(m, src.Intn(bits.OnesCount64(m))))
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d positions checked", checked)
+	}
+}
+
+// TestSearchBeatsChains is a quick guard on strength: 12 seat-balanced
+// matches, of which search must win at least 10 (it wins about 95% over
+// 200, docs/bots-strength.md).
+func TestSearchBeatsChains(t *testing.T) {
+	if testing.Short() {
+		t.Skip("12 matches of the full search")
+	}
+	rate := winRate(t, "search", "chains", 12)
+	t.Logf("search beats chains in %.0f%% of 12 seat-balanced matches", 100*rate)
+	if rate < 10.0/12 {
+		t.Errorf("search beats chains in only %.0f%% of 12 matches", 100*rate)
+	}
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Makes the tables of docs/bots-strength.md in one command: seat-balanced
+# house-bot matches through `arena tournament` (each board played once with
+# each side first), the win rate with its 95% Wilson interval and the mean
+# margin, then the search's speed, its accuracy against the brute-force
+# solver and the solver's values of small boards.
+# Usage: scripts/strength.sh [BOARDS] [PARALLEL]
+#   BOARDS (default 100) boards per pairing, so twice as many matches;
+#   PARALLEL (default 1) matches at once: the machine is shared, keep it low.
+# Only one pairing: STRENGTH_ONLY="dots-and-boxes search chains" scripts/strength.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+boards=${1:-100}
+parallel=${2:-1}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+go build -o "$out/arena" ./cmd/arena
+
+# pairings: game, challenger, opponent, extra tournament flags
+pairings=(
+  "dots-and-boxes search chains"
+  "dots-and-boxes search greedy"
+  "dots-and-boxes search-medium chains"
+  "dots-and-boxes search-easy greedy"
+)
+if [[ -n "${STRENGTH_ONLY:-}" ]]; then
+  pairings=("$STRENGTH_ONLY")
+fi
+
+echo "| game | bot | opponent | matches | wins | win rate (95% interval) | mean margin |"
+echo "|---|---|---|---:|---:|---|---:|"
+for p in "${pairings[@]}"; do
+  read -r game a b flags <<<"$p"
+  # shellcheck disable=SC2086
+  "$out/arena" tournament --game "$game" --bot "builtin:$a" --bot "builtin:$b" \
+    --boards "$boards" --parallel "$parallel" --json $flags >"$out/t.json"
+  # The standings hold each bot's firsts (wins), games and total score.
+  tr '{' '\n' <"$out/t.json" | awk -v a="builtin:$a" -v b="builtin:$b" -v game="$game" '
+    function field(name,   m) {
+      if (match($0, "\"" name "\":[^,}]*")) { m = substr($0, RSTART, RLENGTH); sub(/^[^:]*:/, "", m); gsub(/"/, "", m); return m }
+      return ""
+    }
+    /"bot":/ && !done[field("bot")]++ {
+      bot = field("bot"); firsts[bot] = field("firsts") + 0; games[bot] = field("games") + 0; score[bot] = field("score") + 0
+    }
+    END {
+      n = games[a]; w = firsts[a]; p = w / n; z = 1.96
+      c = (p + z*z/(2*n)) / (1 + z*z/n)
+      h = z * sqrt(p*(1-p)/n + z*z/(4*n*n)) / (1 + z*z/n)
+      printf "| %s | %s | %s | %d | %d | %.1f%% (%.1f-%.1f%%) | %+.2f |\n", game, a, b, n, w, 100*p, 100*(c-h), 100*(c+h), (score[a]-score[b])/n
+    }'
+done
+[[ -n "${STRENGTH_ONLY:-}" ]] && exit 0
+
+echo
+echo "Speed of builtin:search, one move from a cold table (BenchmarkSearchMove):"
+go test -run '^$' -bench BenchmarkSearchMove -benchtime 100x ./games/dotsandboxes/ | grep Benchmark
+
+echo
+echo "Accuracy against the brute-force solver (TestSearchAccuracy):"
+STRENGTH_FREE=${STRENGTH_FREE:-16} STRENGTH_POSITIONS=${STRENGTH_POSITIONS:-200} \
+  go test -count=1 -timeout 0 -run TestSearchAccuracy -v ./games/dotsandboxes/ | grep -o 'ACCURACY.*'
+
+echo
+echo "Exact values of small boards (package exact):"
+go test -count=1 -run 'TestTwoByTwo|TestThreeByThree' -v ./games/dotsandboxes/exact/ | grep -o '[0-9]x[0-9]: .*'
