@@ -1,18 +1,34 @@
 #!/bin/sh
-# install-toolchains.sh: installs the C and Rust toolchains that build the
-# starter kits in examples/ for wasm (and natively). Go needs nothing extra.
+# install-toolchains.sh: installs the Debian packages the tests build with,
+# then checks that each build the tests do really works here, so that a
+# missing piece fails now, with one line, instead of as a failed or skipped
+# test later. Go itself is not installed here: it comes with the machine
+# (/usr/local/go).
 #
-# Run as root on Debian 12 (bookworm). Idempotent: it installs only the
-# packages that are missing and runs apt-get update at most once.
+# Debian 12 (bookworm). Idempotent: installs only what is missing, runs
+# apt-get update at most once. Needs root (or sudo) only when something is
+# missing.
 #
-#   C:    clang --target=wasm32-wasi --sysroot=/usr    (clang, lld, wasi-libc,
-#         libclang-rt-14-dev-wasm32)
-#   Rust: /usr/bin/rustc --target wasm32-wasi           (rustc 1.63 and
-#         libstd-rust-dev-wasm32; a rustup toolchain, if any, is not used
-#         because it has no wasm32-wasi target here)
+# Who needs what (keep this list in step with the tests):
+#   cc (gcc, libc6-dev)        bot/potmbot: contest entries built with cc;
+#                              go test -race (the race detector needs cgo)
+#   clang, lld, wasi-libc,     sandbox, sandbox/meter, examples: C bots built
+#   libclang-rt-14-dev-wasm32  with clang --target=wasm32-wasi --sysroot=/usr
+#   libclang-rt-14-dev         sdk: the C reader probe is built natively with
+#                              -fsanitize=address,undefined (x86_64 runtimes)
+#   rustc                      sdk, examples: native Rust builds (/usr/bin/rustc;
+#                              a rustup toolchain, if any, is not used because
+#                              it has no wasm32-wasi target here)
+#   libstd-rust-dev-wasm32     sandbox/meter, examples: rustc --target wasm32-wasi
+#   ca-certificates            go: module downloads from the Go module proxy
 set -eu
 
-packages="clang lld wasi-libc libclang-rt-14-dev-wasm32 rustc libstd-rust-dev-wasm32"
+packages="ca-certificates gcc libc6-dev clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev rustc libstd-rust-dev-wasm32"
+
+fail() {
+	echo "install-toolchains: $*" >&2
+	exit 1
+}
 
 missing=""
 for p in $packages; do
@@ -23,31 +39,47 @@ for p in $packages; do
 done
 
 if [ -n "$missing" ]; then
+	as_root=""
 	if [ "$(id -u)" -ne 0 ]; then
-		echo "install-toolchains: missing:$missing; run me as root" >&2
-		exit 1
+		command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null ||
+			fail "missing:$missing; run me as root (or with password-less sudo)"
+		as_root="sudo -n"
 	fi
 	echo "install-toolchains: installing$missing"
-	export DEBIAN_FRONTEND=noninteractive
-	log=$(mktemp)
-	# Quiet unless something fails: then the whole apt log is shown.
+	log=/tmp/arena-install-toolchains.log
+	# Quiet unless something fails: then apt's own errors go into the one line.
 	# shellcheck disable=SC2086 # word splitting of the package list is wanted
-	if ! { apt-get -o DPkg::Lock::Timeout=600 update -qq &&
-		apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing; } >"$log" 2>&1; then
-		cat "$log" >&2
-		rm -f "$log"
-		echo "install-toolchains: apt-get failed" >&2
-		exit 1
+	if ! { $as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq &&
+		$as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing; } >"$log" 2>&1; then
+		why=$(grep -E '^(E|Err):' "$log" | tr '\n' ' ' | cut -c1-400)
+		fail "apt-get could not install$missing: ${why:-see $log} (full log: $log)"
 	fi
-	rm -f "$log"
 fi
 
-# Check that both toolchains really build for wasm, so a broken install fails
-# here rather than as skipped tests.
+# Every build the tests do, on a one-line program, plus the files the tests
+# look for before they build: if this passes, no test can skip or fail for
+# want of a toolchain.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf 'int main(void){return 0;}\n' >"$tmp/t.c"
-clang --target=wasm32-wasi --sysroot=/usr -O2 -o "$tmp/t-c.wasm" "$tmp/t.c"
-printf 'fn main(){}\n' >"$tmp/t.rs"
-/usr/bin/rustc --target wasm32-wasi -O -o "$tmp/t-rs.wasm" "$tmp/t.rs"
+check() {
+	what=$1
+	shift
+	"$@" >"$tmp/out" 2>&1 || fail "$what does not work: $(tr '\n' ' ' <"$tmp/out" | cut -c1-300)"
+}
+for f in /usr/bin/clang /usr/bin/wasm-ld /usr/include/wasm32-wasi/stdio.h /usr/lib/wasm32-wasi/libc.a \
+	/usr/bin/rustc /usr/lib/rustlib/wasm32-wasi; do
+	[ -e "$f" ] || fail "$f is missing after the install"
+done
+ls /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a >/dev/null 2>&1 ||
+	fail "clang's wasm32 runtime (libclang_rt.builtins-wasm32.a) is missing after the install"
+
+printf '#include <stdio.h>\nint main(void){puts("ok");return 0;}\n' >"$tmp/t.c"
+printf 'fn main(){println!("ok");}\n' >"$tmp/t.rs"
+check "cc (gcc)" cc -std=gnu89 -w -o "$tmp/t-cc" "$tmp/t.c" -lm
+check "clang for wasm32-wasi" clang --target=wasm32-wasi --sysroot=/usr -O2 -o "$tmp/t-c.wasm" "$tmp/t.c"
+check "clang with AddressSanitizer" clang -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -o "$tmp/t-asan" "$tmp/t.c"
+check "a program built with AddressSanitizer" "$tmp/t-asan"
+check "rustc for wasm32-wasi" /usr/bin/rustc --edition 2021 --target wasm32-wasi -O -o "$tmp/t-rs.wasm" "$tmp/t.rs"
+check "rustc (native)" /usr/bin/rustc --edition 2021 -O -o "$tmp/t-rs" "$tmp/t.rs"
+check "a program built with rustc" "$tmp/t-rs"
 echo "install-toolchains: ok ($(clang --version | head -n1); $(/usr/bin/rustc --version))"

@@ -1,11 +1,30 @@
 #!/usr/bin/env bash
-# Runs every test of the project. On a fresh machine it first installs what
-# the tests need (the C and Rust toolchains for the wasm starter kits), so
-# this one command is all a new developer and CI run.
+# Runs every test of the project. On a fresh machine it first installs and
+# starts everything the tests need, so this one command is all a new
+# developer and CI run (scripts/fresh-machine.sh proves that on a clean
+# Debian 12; docs/development.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./scripts/install-toolchains.sh
+# What the tests need, run in order: one script a line, before anything else
+# runs. Each is idempotent (does nothing when its part is already there) and,
+# when it cannot install or start its part, prints one line on stderr saying
+# what and exits non-zero, which stops the run here: a test never skips for
+# want of a tool. A line VAR=SCRIPT exports what the script prints on stdout
+# (one line: where the tests find what it started) as VAR for the tests.
+setup=(
+  scripts/install-toolchains.sh           # C, Rust and wasm toolchains, sanitizers
+  ARENA_TEST_POSTGRES=scripts/postgres.sh # PostgreSQL 15 started; its URL, for the store's tests
+  scripts/install-browser.sh              # chromium, for the site's browser tests
+)
+for entry in "${setup[@]}"; do
+  if [[ "$entry" == *=* ]]; then
+    value=$("./${entry#*=}")
+    export "${entry%%=*}=$value"
+  else
+    "./$entry"
+  fi
+done
 
 echo "== gofmt, go vet, go mod tidy"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
@@ -27,7 +46,5 @@ echo "== go test -fuzz, 20000 executions per target"
 ./scripts/fuzz.sh 20000x
 
 echo "== go test"
-ARENA_TEST_POSTGRES=$(./scripts/postgres.sh) # the store's tests run on it too
-export ARENA_TEST_POSTGRES
 go test -count=1 -timeout 25m ./...
 go test -race -short -count=1 -timeout 20m ./sandbox/ ./bot/... ./match/... ./tournament/...  # sandbox, bots, matches, tournaments under the race detector (sandbox/meter has no goroutines)

@@ -6,10 +6,12 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
 	"github.com/arenabots/arena/internal/server"
+	"github.com/arenabots/arena/internal/web"
 )
 
 type serveCmd struct {
@@ -35,10 +37,18 @@ func (c *serveCmd) Run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: c.DB, Workers: c.Workers, Rest: c.Rest, AckWait: c.AckWait, Log: log, Games: c.Games,
+	// The site (internal/web) serves every page outside the API; it shows
+	// what the API answers, so it is handed the server's handler.
+	site, err := web.New(web.Options{Service: true, ReplayDir: filepath.Join(c.Data, "browser-games"), Logger: log})
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer site.Close()
+	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: c.DB, Workers: c.Workers, Rest: c.Rest, AckWait: c.AckWait, Log: log, Site: site, Games: c.Games,
 		NATS: server.NATSOptions{Listen: c.NATSListen, TLSCert: c.NATSTLSCert, TLSKey: c.NATSTLSKey, URL: c.NATS, Creds: c.NATSCreds, Replicas: c.NATSReplicas, NoWorkers: c.NoWorkers, CheckEvery: c.CheckEvery}})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
+	site.SetAPI(srv.Handler())
 	return srv.Run(ctx)
 }

@@ -1,0 +1,285 @@
+package web
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/replay"
+)
+
+// The platform's pages (Leaderboard, Arena, + New bot, players, bots,
+// accounts) are drawn in the browser from the JSON API (docs/api.md), which
+// the server serves beside the site. The replay viewer needs the states of a
+// match, which the site rebuilds from the API's replay, asked in-process with
+// the visitor's own credentials.
+
+// SetAPI gives the site the server's handler for /api/v1/ (the server makes
+// it after the site, so it is set here rather than in Options).
+func (s *Site) SetAPI(h http.Handler) {
+	s.mu.Lock()
+	s.api = h
+	s.mu.Unlock()
+}
+
+func (s *Site) apiHandler() http.Handler {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.api
+}
+
+// subRequest makes a GET to the API that carries the visitor's cookies and
+// address, so the API applies its own rules (owners, rate limits).
+func subRequest(ctx context.Context, r *http.Request, path string) *http.Request {
+	req := httptest.NewRequest(http.MethodGet, path, nil).WithContext(ctx)
+	for _, h := range []string{"Cookie", "Authorization", "X-Forwarded-For"} {
+		if v := r.Header.Get(h); v != "" {
+			req.Header.Set(h, v)
+		}
+	}
+	req.RemoteAddr = r.RemoteAddr
+	req.Host = r.Host
+	return req
+}
+
+// apiGet calls the API and decodes its JSON answer into dst.
+func (s *Site) apiGet(r *http.Request, path string, dst any) (int, error) {
+	h := s.apiHandler()
+	if h == nil {
+		return http.StatusServiceUnavailable, fmt.Errorf("the platform's API is not running here")
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, subRequest(r.Context(), r, path))
+	if rec.Code != http.StatusOK {
+		var e struct{ Error string }
+		json.Unmarshal(rec.Body.Bytes(), &e)
+		if e.Error == "" {
+			e.Error = http.StatusText(rec.Code)
+		}
+		return rec.Code, fmt.Errorf("%s", e.Error)
+	}
+	return rec.Code, json.Unmarshal(rec.Body.Bytes(), dst)
+}
+
+// platformMatch is what the site reads of the API's match.
+type platformMatch struct {
+	ID     int64             `json:"id"`
+	Game   string            `json:"game"`
+	Params map[string]string `json:"params"`
+	Seed   string            `json:"seed"`
+	State  string            `json:"state"`
+	Reason string            `json:"reason"`
+	Seats  []struct {
+		Seat   int    `json:"seat"`
+		Player string `json:"player"`
+		Bot    string `json:"bot"`
+		BotID  int64  `json:"bot_id"`
+	} `json:"seats"`
+	Replay json.RawMessage `json:"replay"`
+}
+
+func (m *platformMatch) live() bool { return m.State == "queued" || m.State == "running" }
+
+func (m *platformMatch) names() []string {
+	out := make([]string, len(m.Seats))
+	for i, st := range m.Seats {
+		out[i] = st.Player + "/" + st.Bot
+	}
+	return out
+}
+
+// matchPage shows a platform match in the viewer.
+func (s *Site) matchPage(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		s.fail(w, r, http.StatusNotFound, "There is no such match.")
+		return
+	}
+	var m platformMatch
+	if code, err := s.apiGet(r, fmt.Sprintf("/api/v1/matches/%d?replay=0", id), &m); err != nil {
+		s.fail(w, r, code, err.Error())
+		return
+	}
+	g := lookupGame(m.Game)
+	if g == nil {
+		s.fail(w, r, http.StatusNotFound, "The match is of an unknown game.")
+		return
+	}
+	gv := viewOf(g)
+	info := sessionInfo{ID: strconv.FormatInt(id, 10), Human: -1, Bots: m.names(), Players: len(m.Seats),
+		Events: fmt.Sprintf("/matches/%d/events", id), Download: fmt.Sprintf("/api/v1/matches/%d/replay", id), Match: id}
+	s.render(w, http.StatusOK, "session", page{Title: fmt.Sprintf("%s: match %d", gv.Name, id), Game: &gv, Section: "arena", Data: info})
+}
+
+// matchEvents streams a platform match to the viewer: a finished one as one
+// snapshot; a running one turn by turn from the API's live stream, rebuilding
+// the states from the match's parameters and seed.
+func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		s.fail(w, r, http.StatusNotFound, "There is no such match.")
+		return
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		s.fail(w, r, http.StatusInternalServerError, "streaming is not supported here")
+		return
+	}
+	var m platformMatch
+	if code, err := s.apiGet(r, fmt.Sprintf("/api/v1/matches/%d", id), &m); err != nil {
+		s.fail(w, r, code, err.Error())
+		return
+	}
+	g := lookupGame(m.Game)
+	if g == nil {
+		s.fail(w, r, http.StatusNotFound, "The match is of an unknown game.")
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w, done := compress(w, r)
+	defer done()
+	flusher = w.(http.Flusher)
+	send := func(name string, v any) {
+		data, _ := json.Marshal(v)
+		writeEvent(w, sseEvent{name, data})
+		flusher.Flush()
+	}
+	finished := func(m *platformMatch) {
+		snap := snapshot{Human: -1, Prompt: -1, Failed: m.Reason}
+		if len(m.Replay) > 0 {
+			if rep, err := replay.Parse(m.Replay); err == nil {
+				if v, err := buildViewLogs(g, rep, false); err == nil {
+					v.Bots = m.names()
+					snap.viewData = v
+				}
+			}
+		}
+		if snap.viewData == nil {
+			if snap.Failed == "" {
+				snap.Failed = "the match has no replay (" + m.State + ")"
+			}
+			snap.viewData = &viewData{Game: m.Game, Name: g.Info().Name, Players: len(m.Seats), Bots: m.names(), Frames: []json.RawMessage{}, Replay: json.RawMessage(`{"turns":[]}`), Done: true}
+		}
+		send("init", snap)
+		send("end", map[string]any{"failed": snap.Failed})
+	}
+	if !m.live() {
+		finished(&m)
+		return
+	}
+	seed, _ := strconv.ParseUint(m.Seed, 10, 64)
+	st, err := g.New(game.Config{Seed: seed, Players: len(m.Seats), Params: game.Params(m.Params)})
+	if err != nil {
+		send("end", map[string]any{"failed": err.Error()})
+		return
+	}
+	var f framer
+	first, _ := f.frame(st)
+	send("init", snapshot{viewData: &viewData{Game: m.Game, Name: g.Info().Name, Players: len(m.Seats), Bots: m.names(),
+		Frames: []json.RawMessage{first}, Replay: json.RawMessage(`{"turns":[]}`)}, Human: -1, Prompt: -1, Live: true})
+
+	// Follow the API's live stream in-process.
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	pr, pw := io.Pipe()
+	go func() {
+		s.apiHandler().ServeHTTP(&pipeWriter{w: pw, h: http.Header{}}, subRequest(ctx, r, fmt.Sprintf("/api/v1/matches/%d/live", id)))
+		pw.Close()
+	}()
+	defer pr.Close()
+	sc := bufio.NewScanner(pr)
+	sc.Buffer(make([]byte, 64<<10), 8<<20)
+	var event string
+	synced := true // false once a turn was missed: the states cannot be rebuilt
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "event: "):
+			event = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: ") && event == "turn":
+			var t replay.Turn
+			if json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &t) != nil {
+				continue
+			}
+			if !synced || t.Turn != st.Turn()+1 || st.Done() {
+				synced = false
+				send("progress", map[string]int{"turn": t.Turn})
+				continue
+			}
+			answers := make([][]byte, st.Players())
+			for _, seat := range t.Seats {
+				if seat.Seat >= 0 && seat.Seat < len(answers) && len(seat.Action) > 0 {
+					answers[seat.Seat] = seat.Action
+				}
+			}
+			st.Apply(answers)
+			fr, err := f.frame(st)
+			if err != nil {
+				synced = false
+				continue
+			}
+			send("turn", map[string]any{"turn": t, "frame": fr})
+		case strings.HasPrefix(line, "data: ") && event == "end":
+			var end platformMatch
+			if _, err := s.apiGet(r, fmt.Sprintf("/api/v1/matches/%d", id), &end); err == nil {
+				finished(&end)
+			} else {
+				send("end", map[string]any{"failed": err.Error()})
+			}
+			return
+		}
+	}
+}
+
+// pipeWriter is a ResponseWriter that streams a handler's body into a pipe.
+type pipeWriter struct {
+	w    *io.PipeWriter
+	h    http.Header
+	code int
+}
+
+func (p *pipeWriter) Header() http.Header { return p.h }
+func (p *pipeWriter) WriteHeader(code int) {
+	if p.code == 0 {
+		p.code = code
+	}
+}
+func (p *pipeWriter) Write(b []byte) (int, error) {
+	if p.code == 0 {
+		p.code = http.StatusOK
+	}
+	if p.code != http.StatusOK {
+		return len(b), nil // an error answer ends the stream
+	}
+	return p.w.Write(bytes.Clone(b))
+}
+func (p *pipeWriter) Flush() {}
+
+// platformPage renders a page whose content the browser fetches from the API.
+func (s *Site) platformPage(name, section, title string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		p := page{Title: title, Section: section, Data: map[string]string{"handle": r.PathValue("handle"), "id": r.PathValue("id")}}
+		gid := r.PathValue("game")
+		if gid == "" {
+			gid = r.URL.Query().Get("game")
+		}
+		if g := lookupGame(gid); g != nil {
+			gv := viewOf(g)
+			p.Game = &gv
+			p.Title = gv.Name + ": " + title
+		} else if r.PathValue("game") != "" {
+			s.fail(w, r, http.StatusNotFound, "There is no game called "+strconv.Quote(gid)+".")
+			return
+		}
+		s.render(w, http.StatusOK, name, p)
+	}
+}

@@ -1,0 +1,137 @@
+package web
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// fakeAPI serves one match the way the platform's API does: running while
+// its live stream plays the recorded turns, finished with its replay after.
+func fakeAPI(t *testing.T, replayJSON []byte, turns [][]byte) http.Handler {
+	var ended atomic.Bool
+	mux := http.NewServeMux()
+	match := func(state string, withReplay bool) map[string]any {
+		m := map[string]any{"id": 1, "game": "dots-and-boxes", "params": map[string]string{}, "seed": "11", "state": state,
+			"seats": []map[string]any{{"seat": 0, "player": "@house", "bot": "greedy", "bot_id": 2}, {"seat": 1, "player": "@eve", "bot": "<b>x</b>", "bot_id": 5}}}
+		if withReplay {
+			m["replay"] = json.RawMessage(replayJSON)
+		}
+		return m
+	}
+	mux.HandleFunc("GET /api/v1/matches/1", func(w http.ResponseWriter, r *http.Request) {
+		if ended.Load() {
+			writeJSON(w, 200, match("finished", true))
+		} else {
+			writeJSON(w, 200, match("running", false))
+		}
+	})
+	mux.HandleFunc("GET /api/v1/matches/1/live", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "event: match\ndata: {}\n\n")
+		for _, t := range turns {
+			fmt.Fprintf(w, "event: turn\ndata: %s\n\n", t)
+			w.(http.Flusher).Flush()
+		}
+		ended.Store(true)
+		fmt.Fprintf(w, "event: end\ndata: {}\n\n")
+	})
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 404, map[string]string{"error": "no"}) })
+	return mux
+}
+
+// A running platform match reaches the viewer turn by turn, with the states
+// rebuilt from its seed and the live turns; then the whole replay.
+func TestPlatformMatchLive(t *testing.T) {
+	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
+	data, err := r.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var turns [][]byte
+	for i := range r.Turns {
+		b, _ := json.Marshal(&r.Turns[i])
+		turns = append(turns, b)
+	}
+	site, err := New(Options{Service: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	site.SetAPI(fakeAPI(t, data, turns))
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+
+	resp, err := http.Get(srv.URL + "/matches/1/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	counts := map[string]int{}
+	var lastFrame json.RawMessage
+	var final struct {
+		Frames []json.RawMessage `json:"frames"`
+		Bots   []string          `json:"bots"`
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 8<<20)
+	event := ""
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "event: ") {
+			event = strings.TrimPrefix(line, "event: ")
+			counts[event]++
+			continue
+		}
+		if !strings.HasPrefix(line, "data: ") {
+			continue
+		}
+		payload := []byte(strings.TrimPrefix(line, "data: "))
+		switch {
+		case event == "turn":
+			var d struct{ Frame json.RawMessage }
+			json.Unmarshal(payload, &d)
+			lastFrame = d.Frame
+		case event == "init" && counts["init"] == 2:
+			if err := json.Unmarshal(payload, &final); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if counts["turn"] != len(r.Turns) || counts["init"] != 2 || counts["end"] != 1 {
+		t.Fatalf("events %v, want %d turns, a live and a final snapshot, one end", counts, len(r.Turns))
+	}
+	if len(final.Frames) != len(r.Turns)+1 || string(final.Frames[len(final.Frames)-1]) != string(lastFrame) {
+		t.Fatal("the live frames and the replay's frames end in different states")
+	}
+	if final.Bots[1] != "@eve/<b>x</b>" {
+		t.Fatalf("bot names %q", final.Bots)
+	}
+}
+
+// Without the API the platform's pages say what they need instead of failing.
+func TestPlatformPagesWithoutService(t *testing.T) {
+	srv := newTestSite(t, Options{})
+	for _, p := range []string{"/leaderboard/grid-royale", "/arena/dots-and-boxes", "/bots/new", "/account", "/matches/3"} {
+		resp, err := http.Get(srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: %d", p, resp.StatusCode)
+		}
+	}
+	site, _ := New(Options{Service: true}) // the API never set: a clear refusal
+	srv2 := httptest.NewServer(site)
+	defer srv2.Close()
+	resp, _ := http.Get(srv2.URL + "/matches/3")
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("a match page without the API: %d, want 503", resp.StatusCode)
+	}
+}

@@ -1,0 +1,415 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/humanbot"
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/match"
+	"github.com/arenabots/arena/replay"
+)
+
+// A session is one match the site runs in memory: a person against house
+// bots, or house bots watched live. Finished sessions, and replays opened from
+// files, stay as replays the viewer shows.
+type session struct {
+	id    string
+	key   string // proves the right to move; kept in a cookie of the creator
+	ip    string
+	game  game.Game
+	human int // the person's seat, -1 when nobody plays
+	bots  []string
+
+	hb     *humanbot.Bot
+	cancel context.CancelFunc
+
+	mu     sync.Mutex
+	frames []json.RawMessage
+	turns  []json.RawMessage
+	framer framer
+	prompt int // the turn the person is asked about, -1 when not asked
+	done   bool
+	failed string
+	rep    *replay.Replay
+	view   *viewData // for finished sessions, built once
+	subs   map[chan sseEvent]struct{}
+	live   bool
+}
+
+// sseEvent is one server-sent event.
+type sseEvent struct {
+	name string
+	data []byte
+}
+
+// sessionLimits bound what browsers can make the server run.
+type sessionLimits struct {
+	perIP    int           // live sessions per client address
+	total    int           // live sessions in all
+	kept     int           // finished sessions kept in memory
+	turnWait time.Duration // how long a person may think
+	matchMax time.Duration // how long any session may run
+}
+
+var defaultLimits = sessionLimits{perIP: 4, total: 64, kept: 200, turnWait: humanbot.DefaultLimit, matchMax: 4 * time.Hour}
+
+// sessions holds every session.
+type sessions struct {
+	limits sessionLimits
+	dir    string // where finished replays are saved, "" for memory only
+
+	mu       sync.Mutex
+	byID     map[string]*session
+	finished []string // ids of finished sessions, oldest first
+	liveByIP map[string]int
+	live     int
+}
+
+func newSessions(limits sessionLimits, dir string) *sessions {
+	return &sessions{limits: limits, dir: dir, byID: map[string]*session{}, liveByIP: map[string]int{}}
+}
+
+var errBusy = errors.New("too many games are running")
+
+func randomID(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on supported systems
+	}
+	return hex.EncodeToString(b)
+}
+
+// startSpec is what a new session is made of.
+type startSpec struct {
+	game   game.Game
+	seed   uint64
+	params game.Params
+	seats  []string // per seat: "human" or a house bot's name
+	delay  time.Duration
+	ip     string
+}
+
+// start makes a session and runs its match in the background.
+func (ss *sessions) start(spec startSpec) (*session, error) {
+	cfg := game.Config{Seed: spec.seed, Players: len(spec.seats), Params: spec.params}
+	if !spec.game.Info().AllowsPlayers(cfg.Players) {
+		return nil, fmt.Errorf("%s is for %v players", spec.game.Info().Name, spec.game.Info().Players)
+	}
+	first, err := spec.game.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{id: randomID(12), key: randomID(16), ip: spec.ip, game: spec.game, human: -1,
+		prompt: -1, subs: map[chan sseEvent]struct{}{}, live: true}
+	bots := make([]bot.Bot, len(spec.seats))
+	ids := make([]bot.Identity, len(spec.seats))
+	closeAll := func() {
+		for _, b := range bots {
+			if b != nil {
+				b.Close()
+			}
+		}
+	}
+	for seat, name := range spec.seats {
+		if name == "human" {
+			if s.human >= 0 {
+				closeAll()
+				return nil, errors.New("one person per game")
+			}
+			s.human = seat
+			s.hb = humanbot.New(humanbot.Options{Limit: ss.limits.turnWait, Waiting: needsMover, OnPrompt: s.onPrompt})
+			bots[seat], ids[seat] = s.hb, bot.Identity{Spec: "human:you"}
+			s.bots = append(s.bots, "human:you")
+			continue
+		}
+		b, err := bot.OpenBuiltin(name, bot.Match{Game: spec.game, Seed: spec.seed, Seat: seat, Params: spec.params})
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		bots[seat], ids[seat] = b, bot.Identity{Spec: "builtin:" + name}
+		s.bots = append(s.bots, "builtin:"+name)
+	}
+	fr, err := s.framer.frame(first)
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	s.frames = []json.RawMessage{fr}
+
+	ss.mu.Lock()
+	if ss.live >= ss.limits.total || ss.liveByIP[spec.ip] >= ss.limits.perIP {
+		ss.mu.Unlock()
+		closeAll()
+		return nil, errBusy
+	}
+	ss.live++
+	ss.liveByIP[spec.ip]++
+	ss.byID[s.id] = s
+	ss.mu.Unlock()
+
+	ctx, cancel := context.WithTimeout(context.Background(), ss.limits.matchMax)
+	s.cancel = cancel
+	runner := match.Runner{OnTurn: func(t *replay.Turn, st game.State) {
+		s.addTurn(t, st)
+		if spec.delay > 0 {
+			select {
+			case <-ctx.Done():
+			case <-time.After(spec.delay):
+			}
+		}
+	}}
+	go func() {
+		defer cancel()
+		r, err := runner.Run(ctx, spec.game, cfg, bots, ids)
+		closeAll()
+		s.finish(r, err)
+		ss.retire(s)
+	}()
+	return s, nil
+}
+
+// stopAll stops every live session (their replays end where they stopped).
+func (ss *sessions) stopAll() {
+	ss.mu.Lock()
+	var live []*session
+	for _, s := range ss.byID {
+		if s.cancel != nil {
+			live = append(live, s)
+		}
+	}
+	ss.mu.Unlock()
+	for _, s := range live {
+		s.cancel()
+	}
+}
+
+// needsMover tells a human seat whether an observation is a question for the
+// person: in a game that names the mover (Dots and Boxes asks both seats),
+// only the mover has to answer.
+func needsMover(obs []byte) bool {
+	var o struct {
+		You    *int `json:"you"`
+		ToMove *int `json:"to_move"`
+	}
+	if json.Unmarshal(obs, &o) != nil || o.You == nil || o.ToMove == nil {
+		return true
+	}
+	return *o.You == *o.ToMove
+}
+
+// retire moves a session from the live ones to the finished ones and forgets
+// the oldest finished ones beyond the limit.
+func (ss *sessions) retire(s *session) {
+	if ss.dir != "" {
+		if r := s.replay(); r != nil {
+			if err := os.MkdirAll(ss.dir, 0o755); err == nil {
+				_ = r.Save(filepath.Join(ss.dir, s.id+".json"))
+			}
+		}
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.live--
+	if ss.liveByIP[s.ip]--; ss.liveByIP[s.ip] <= 0 {
+		delete(ss.liveByIP, s.ip)
+	}
+	ss.keep(s.id)
+}
+
+// keep records a finished session, forgetting the oldest beyond the limit.
+// The caller holds ss.mu.
+func (ss *sessions) keep(id string) {
+	ss.finished = append(ss.finished, id)
+	for len(ss.finished) > ss.limits.kept {
+		delete(ss.byID, ss.finished[0])
+		ss.finished = ss.finished[1:]
+	}
+}
+
+// addReplay stores a finished match read from a file.
+func (ss *sessions) addReplay(g game.Game, r *replay.Replay) (*session, error) {
+	v, err := buildView(g, r)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{id: randomID(12), game: g, human: -1, prompt: -1, done: true, rep: r, view: v, bots: v.Bots}
+	ss.mu.Lock()
+	ss.byID[s.id] = s
+	ss.keep(s.id)
+	ss.mu.Unlock()
+	return s, nil
+}
+
+func (ss *sessions) get(id string) *session {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if s := ss.byID[id]; s != nil {
+		return s
+	}
+	if ss.dir == "" || len(id) != 24 {
+		return nil
+	}
+	// A replay saved by an earlier run of the server.
+	for _, c := range id {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return nil
+		}
+	}
+	r, err := replay.Load(filepath.Join(ss.dir, id+".json"))
+	if err != nil {
+		return nil
+	}
+	g := lookupGame(r.Game)
+	if g == nil {
+		return nil
+	}
+	v, err := buildView(g, r)
+	if err != nil {
+		return nil
+	}
+	s := &session{id: id, game: g, human: -1, prompt: -1, done: true, rep: r, view: v, bots: v.Bots}
+	ss.byID[id] = s
+	ss.keep(id)
+	return s
+}
+
+func (s *session) onPrompt(p humanbot.Prompt) {
+	s.mu.Lock()
+	s.prompt = p.Turn
+	data, _ := json.Marshal(map[string]int{"turn": p.Turn})
+	s.broadcast(sseEvent{"prompt", data})
+	s.mu.Unlock()
+}
+
+func (s *session) addTurn(t *replay.Turn, st game.State) {
+	rec, err := json.Marshal(t)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fr, err := s.framer.frame(st)
+	if err != nil {
+		return
+	}
+	s.frames = append(s.frames, fr)
+	s.turns = append(s.turns, rec)
+	s.prompt = -1
+	data, _ := json.Marshal(struct {
+		Turn  json.RawMessage `json:"turn"`
+		Frame json.RawMessage `json:"frame"`
+	}{rec, fr})
+	s.broadcast(sseEvent{"turn", data})
+}
+
+func (s *session) finish(r *replay.Replay, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.done, s.live, s.prompt = true, false, -1
+	s.rep = r
+	if err != nil {
+		s.failed = err.Error()
+	}
+	data, _ := json.Marshal(s.resultLocked())
+	s.broadcast(sseEvent{"end", data})
+	for ch := range s.subs {
+		close(ch)
+	}
+	s.subs = map[chan sseEvent]struct{}{}
+}
+
+func (s *session) resultLocked() map[string]any {
+	out := map[string]any{"failed": s.failed}
+	if s.rep != nil {
+		out["result"] = s.rep.Result
+	}
+	return out
+}
+
+// broadcast sends ev to every subscriber; one too slow to keep up is dropped
+// (its browser reconnects and starts again from a snapshot). Holds s.mu.
+func (s *session) broadcast(ev sseEvent) {
+	for ch := range s.subs {
+		select {
+		case ch <- ev:
+		default:
+			close(ch)
+			delete(s.subs, ch)
+		}
+	}
+}
+
+// subscribe returns a snapshot event and a channel of the events after it;
+// the channel is nil for a finished session.
+func (s *session) subscribe() (sseEvent, chan sseEvent) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	snap, _ := json.Marshal(s.snapshotLocked())
+	if s.done {
+		return sseEvent{"init", snap}, nil
+	}
+	ch := make(chan sseEvent, 256)
+	s.subs[ch] = struct{}{}
+	return sseEvent{"init", snap}, ch
+}
+
+func (s *session) unsubscribe(ch chan sseEvent) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.subs[ch]; ok {
+		delete(s.subs, ch)
+		close(ch)
+	}
+}
+
+// snapshot is the viewer's data for a session at this moment.
+type snapshot struct {
+	*viewData
+	Human  int    `json:"human"`
+	Prompt int    `json:"prompt"`
+	Live   bool   `json:"live"`
+	Failed string `json:"failed,omitempty"`
+}
+
+func (s *session) snapshotLocked() snapshot {
+	if s.view == nil && s.done && s.rep != nil {
+		if v, err := buildView(s.game, s.rep); err == nil {
+			s.view = v
+		}
+	}
+	if s.view != nil {
+		return snapshot{viewData: s.view, Human: s.human, Prompt: -1, Failed: s.failed}
+	}
+	// A match in progress: a replay of the turns so far.
+	turns := s.turns
+	if turns == nil {
+		turns = []json.RawMessage{}
+	}
+	partial, _ := json.Marshal(map[string]any{"game": s.game.Info().ID, "turns": turns})
+	v := &viewData{Game: s.game.Info().ID, Name: s.game.Info().Name, Players: len(s.bots), Bots: s.bots,
+		Frames: s.frames, Replay: partial, Done: s.done}
+	return snapshot{viewData: v, Human: s.human, Prompt: s.prompt, Live: s.live, Failed: s.failed}
+}
+
+func (s *session) snapshot() snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.snapshotLocked()
+}
+
+func (s *session) replay() *replay.Replay {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rep
+}

@@ -1,0 +1,299 @@
+// The platform's pages, drawn from the JSON API (/api/v1/, docs/api.md).
+// Every string from the API (handles, bot names, messages, logs) is put on
+// the page with textContent only.
+'use strict';
+(function () {
+  function h(tag, attrs, kids) {
+    var e = document.createElement(tag);
+    if (attrs) for (var k in attrs) if (Object.prototype.hasOwnProperty.call(attrs, k)) {
+      if (k === 'text') e.textContent = attrs[k]; else if (k === 'cls') e.className = attrs[k]; else e.setAttribute(k, attrs[k]);
+    }
+    (kids || []).forEach(function (c) { if (c != null) e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c); });
+    return e;
+  }
+  function clear(n) { while (n.firstChild) n.removeChild(n.firstChild); }
+  function api(method, path, body, csrf) {
+    var opts = { method: method, credentials: 'same-origin', headers: { 'Accept': 'application/json' } };
+    if (csrf) opts.headers['X-CSRF-Token'] = csrf;
+    if (body instanceof FormData) opts.body = body;
+    else if (body !== undefined) { opts.headers['Content-Type'] = 'application/json'; opts.body = JSON.stringify(body); }
+    return fetch(path, opts).then(function (r) {
+      return r.text().then(function (t) {
+        var d = null; try { d = t ? JSON.parse(t) : null; } catch (e) { d = null; }
+        if (!r.ok && !(d && d.version)) throw new Error(d && d.error ? String(d.error) : 'the server answered ' + r.status);
+        return d;
+      });
+    });
+  }
+  function me() { return window.ArenaMe || Promise.resolve(null); }
+  function handleLink(p) { var s = String(p || ''); return h('a', { href: '/players/' + encodeURIComponent(s.replace(/^@/, '')), text: s }); }
+  function botLink(id, name) { return h('a', { href: '/bots/' + encodeURIComponent(String(id)), text: String(name) }); }
+  function when(t) { if (!t) return ''; var d = new Date(t); return isNaN(d) ? '' : d.toLocaleString(); }
+  function matchItem(m) {
+    var li = h('li');
+    li.appendChild(h('a', { href: '/matches/' + encodeURIComponent(String(m.id)), text: 'Match ' + m.id }));
+    if (m.state === 'running' || m.state === 'queued') li.appendChild(h('span', { cls: 'pill live', text: m.state }));
+    else if (m.state !== 'finished') li.appendChild(h('span', { cls: 'pill', text: String(m.state) }));
+    if (m.kind && m.kind !== 'rated') li.appendChild(h('span', { cls: 'pill', text: String(m.kind) }));
+    (m.seats || []).slice().sort(function (a, b) { return (a.place || 99) - (b.place || 99); }).forEach(function (s, i) {
+      var span = h('span');
+      if (i) span.appendChild(document.createTextNode(' vs '));
+      span.appendChild(h('span', { cls: 'seatname', text: String(s.player) + '/' + String(s.bot) }));
+      if (m.state === 'finished') span.appendChild(document.createTextNode(' ' + s.score));
+      li.appendChild(span);
+    });
+    li.appendChild(h('span', { cls: 'when', text: (m.turns ? m.turns + ' turns · ' : '') + when(m.finished || m.created) }));
+    return li;
+  }
+  function fillMatches(list, ms, append) {
+    if (!append) clear(list);
+    ms.forEach(function (m) { list.appendChild(matchItem(m)); });
+    if (!list.firstChild) list.appendChild(h('li', { text: 'None yet.' }));
+  }
+  function fail(el, err) { clear(el); el.appendChild(h('span', { cls: 'err-msg', text: String(err.message || err) })); }
+
+  var root = document.querySelector('.page[data-page]');
+  var pageName = root ? root.getAttribute('data-page') : (document.getElementById('viewer') ? 'match' : '');
+  var game = root ? root.getAttribute('data-game') : '';
+
+  if (pageName === 'leaderboard') {
+    var rows = document.getElementById('rows'), more = document.getElementById('more'), next = '';
+    var load = function (append) {
+      api('GET', '/api/v1/games/' + encodeURIComponent(game) + '/leaderboard?limit=50' + (next ? '&after=' + encodeURIComponent(next) : '')).then(function (d) {
+        if (!append) clear(rows);
+        (d.rows || []).forEach(function (r) {
+          rows.appendChild(h('tr', null, [h('td', { text: String(r.rank) }), h('td', null, [handleLink(r.player)]), h('td', null, [botLink(r.bot_id, r.bot)]),
+            h('td', { cls: 'num', text: String(r.rating) }), h('td', { cls: 'num', text: String(r.matches) })]));
+        });
+        if (!rows.firstChild) rows.appendChild(h('tr', null, [h('td', { colspan: 5, text: 'No bots yet.' })]));
+        next = d.next || ''; more.hidden = !next;
+      }, function (e) { clear(rows); rows.appendChild(h('tr', null, [h('td', { colspan: 5, text: e.message })])); });
+    };
+    more.addEventListener('click', function () { load(true); });
+    load(false);
+  }
+
+  if (pageName === 'arena') {
+    var live = document.getElementById('live'), fin = document.getElementById('finished'), sel = document.getElementById('filter-bot');
+    var moreBtn = document.getElementById('more'), before = '', bots = [];
+    var q = function () { return '/api/v1/matches?game=' + encodeURIComponent(game) + (sel.value ? '&bot=' + encodeURIComponent(sel.value) : ''); };
+    var loadLive = function () { api('GET', q() + '&state=live&limit=20').then(function (d) { fillMatches(live, d.matches || []); }, function (e) { fail(live, e); }); };
+    var loadFin = function (append) {
+      api('GET', q() + '&state=finished&limit=25' + (append && before ? '&before=' + encodeURIComponent(before) : '')).then(function (d) {
+        fillMatches(fin, d.matches || [], append); before = d.next || ''; moreBtn.hidden = !before;
+      }, function (e) { fail(fin, e); });
+    };
+    sel.addEventListener('change', function () { before = ''; loadLive(); loadFin(false); });
+    moreBtn.addEventListener('click', function () { loadFin(true); });
+    loadLive(); loadFin(false);
+    setInterval(function () { if (!document.hidden) { loadLive(); } }, 3000);
+    // Bots for the filter and the challenge: the leaderboard's.
+    api('GET', '/api/v1/games/' + encodeURIComponent(game) + '/leaderboard?limit=200').then(function (d) {
+      bots = d.rows || [];
+      bots.forEach(function (r) { sel.appendChild(h('option', { value: String(r.bot_id), text: String(r.player) + '/' + String(r.bot) })); });
+      me().then(function (m) {
+        if (!m || !m.handle) return;
+        document.getElementById('challenge').hidden = false; document.getElementById('challenge-login').hidden = true;
+        var players = (root.getAttribute('data-players') || '2').split(','), ps = document.getElementById('ch-players');
+        players.forEach(function (p) { ps.appendChild(h('option', { value: p, text: p + ' players' })); });
+        document.getElementById('players-label').hidden = players.length < 2;
+        var seats = document.getElementById('ch-seats');
+        var drawSeats = function () {
+          clear(seats);
+          for (var i = 0; i < parseInt(ps.value, 10); i++) {
+            var s = h('select', { 'data-seat': String(i), 'aria-label': 'Seat ' + i });
+            bots.forEach(function (r, k) { var o = h('option', { value: String(r.bot_id), text: String(r.player) + '/' + String(r.bot) }); if (k === i % Math.max(1, bots.length)) o.selected = true; s.appendChild(o); });
+            seats.appendChild(h('label', null, ['Seat ' + i + ' ', s]));
+          }
+        };
+        ps.addEventListener('change', drawSeats); drawSeats();
+        document.getElementById('challenge').addEventListener('submit', function (e) {
+          e.preventDefault();
+          var msg = document.getElementById('ch-msg'), ids = [];
+          seats.querySelectorAll('select').forEach(function (s) { ids.push(parseInt(s.value, 10)); });
+          var body = { game: game, bots: ids }, seed = document.getElementById('ch-seed').value.trim();
+          if (seed) { if (!/^[0-9]{1,15}$/.test(seed)) { msg.className = 'err-msg'; msg.textContent = 'The seed is a whole number.'; return; } body.seed = parseInt(seed, 10); }
+          msg.className = ''; msg.textContent = 'Asking…';
+          api('POST', '/api/v1/challenges', body, m.csrf).then(function (d) { location.href = '/matches/' + encodeURIComponent(String(d.match)); },
+            function (err) { msg.className = 'err-msg'; msg.textContent = err.message; });
+        });
+      });
+    });
+  }
+
+  function versionState(v) {
+    var s = String(v.state || '');
+    return h('span', { cls: 'st ' + (s === 'active' ? 'st-ok' : s === 'refused' ? 'st-malformed' : 'st-ignored'), text: s });
+  }
+
+  if (pageName === 'newbot') {
+    var form = document.getElementById('upload'), out = document.getElementById('nb-result');
+    me().then(function (m) {
+      if (!m || !m.handle) return;
+      form.hidden = false; document.getElementById('nb-login').hidden = true;
+      var mine = document.getElementById('mybots'), list = document.getElementById('mybots-list');
+      var showMine = function (bots) {
+        clear(list); mine.hidden = !bots.length;
+        bots.forEach(function (b) { list.appendChild(h('li', null, [botLink(b.id, b.name), h('span', { cls: 'pill', text: String(b.game) }), h('span', { text: 'rating ' + b.rating + ', ' + b.matches + ' matches' }), b.retired ? h('span', { cls: 'pill', text: 'retired' }) : null])); });
+      };
+      showMine(m.bots || []);
+      var poll = function (botID, versionID, tries) {
+        api('GET', '/api/v1/bots/' + botID).then(function (b) {
+          var v = (b.versions || []).filter(function (x) { return x.id === versionID; })[0];
+          if (v && v.state === 'checking' && tries < 120) { setTimeout(function () { poll(botID, versionID, tries + 1); }, 1000); return; }
+          report(b, v);
+        });
+      };
+      var report = function (b, v) {
+        clear(out);
+        if (!v) return;
+        var ok = v.state === 'active';
+        out.appendChild(h('p', { cls: ok ? 'ok-msg' : v.state === 'checking' ? '' : 'err-msg',
+          text: ok ? 'Version ' + v.number + ' of ' + b.name + ' passed its smoke match and plays on the ladder.' :
+            v.state === 'checking' ? 'Version ' + v.number + ' is being checked: it plays a smoke match against a house bot…' :
+              'Version ' + v.number + ' was refused.' }));
+        if (v.message) out.appendChild(h('pre', { cls: 'code', text: String(v.message) }));
+        var links = h('p');
+        links.appendChild(botLink(b.id, 'The bot\'s page'));
+        if (v.smoke_match) { links.appendChild(document.createTextNode(' · ')); links.appendChild(h('a', { href: '/matches/' + v.smoke_match, text: 'the smoke match\'s replay' })); }
+        out.appendChild(links);
+      };
+      form.addEventListener('submit', function (e) {
+        e.preventDefault();
+        var file = document.getElementById('nb-file').files[0], name = document.getElementById('nb-name').value.trim(), g = document.getElementById('nb-game').value;
+        if (!file) return;
+        clear(out); out.appendChild(h('p', { text: 'Uploading and checking…' }));
+        var fd = new FormData(); fd.append('csrf', m.csrf || ''); fd.append('file', file);
+        api('POST', '/api/v1/games/' + encodeURIComponent(g) + '/bots/' + encodeURIComponent(name), fd, m.csrf).then(function (d) {
+          report(d.bot, d.version);
+          if (d.version && d.version.state === 'checking') poll(d.bot.id, d.version.id, 0);
+          api('GET', '/api/v1/me').then(function (m2) { if (m2) showMine(m2.bots || []); });
+        }, function (err) { fail(out, err); });
+      });
+    });
+  }
+
+  if (pageName === 'player') {
+    var handle = root.getAttribute('data-handle');
+    api('GET', '/api/v1/players/' + encodeURIComponent(handle)).then(function (d) {
+      document.getElementById('p-title').textContent = String(d.player);
+      document.getElementById('p-sub').textContent = 'Joined ' + when(d.joined);
+      var tb = document.getElementById('p-bots');
+      (d.bots || []).forEach(function (b) {
+        tb.appendChild(h('tr', null, [h('td', null, [botLink(b.id, b.name)]), h('td', null, [h('a', { href: '/leaderboard/' + encodeURIComponent(String(b.game)), text: String(b.game) })]),
+          h('td', { cls: 'num', text: String(b.rating) }), h('td', { cls: 'num', text: String(b.matches) }), h('td', { text: b.retired ? 'retired' : 'active' })]));
+      });
+      if (!tb.firstChild) tb.appendChild(h('tr', null, [h('td', { colspan: 5, text: 'No bots yet.' })]));
+    }, function (e) { document.getElementById('p-title').textContent = e.message; });
+  }
+
+  if (pageName === 'bot') {
+    var id = root.getAttribute('data-id');
+    api('GET', '/api/v1/bots/' + encodeURIComponent(id)).then(function (b) {
+      document.getElementById('b-title').textContent = String(b.name);
+      var sub = document.getElementById('b-sub'); clear(sub);
+      sub.appendChild(document.createTextNode('by ')); sub.appendChild(handleLink(b.player));
+      sub.appendChild(document.createTextNode(' · ' + b.game + ' · rating ' + b.rating + ' · ' + b.matches + ' matches' + (b.retired ? ' · retired' : '')));
+      var tb = document.getElementById('b-versions');
+      (b.versions || []).slice().reverse().forEach(function (v) {
+        var msg = v.message ? h('div', { cls: 'hint', text: String(v.message) }) : null;
+        tb.appendChild(h('tr', null, [h('td', { text: String(v.number) + (v.id === b.active_version ? ' (plays)' : '') }), h('td', null, [versionState(v), msg]),
+          h('td', { text: Math.round(v.size / 1024) + ' KiB' }), h('td', null, [h('code', { text: String(v.sha256 || '').slice(0, 12) })]),
+          h('td', { text: when(v.created) }), h('td', null, [v.smoke_match ? h('a', { href: '/matches/' + v.smoke_match, text: 'match ' + v.smoke_match }) : null])]));
+      });
+      me().then(function (m) {
+        var mine = m && (m.bots || []).some(function (x) { return x.id === b.id; });
+        var btn = document.getElementById('b-retire');
+        btn.hidden = !mine || b.retired;
+        btn.addEventListener('click', function () {
+          if (!confirm('Retire ' + b.name + '? It stops playing rated matches.')) return;
+          api('POST', '/api/v1/bots/' + b.id + '/retire', {}, m.csrf).then(function () { location.reload(); }, function (e) { alert(e.message); });
+        });
+      });
+    }, function (e) { document.getElementById('b-title').textContent = e.message; });
+    api('GET', '/api/v1/bots/' + encodeURIComponent(id) + '/ratings?limit=200').then(function (d) { ratingChart(document.getElementById('b-chart'), (d.points || []).slice().reverse()); });
+    api('GET', '/api/v1/matches?bot=' + encodeURIComponent(id) + '&limit=50').then(function (d) {
+      var ms = d.matches || [];
+      fillMatches(document.getElementById('b-matches'), ms.slice(0, 20));
+      var counts = {}, total = 0;
+      ms.forEach(function (m) { (m.seats || []).forEach(function (s) { if (String(s.bot_id) === String(id) && s.statuses) for (var k in s.statuses) { counts[k] = (counts[k] || 0) + s.statuses[k]; total += s.statuses[k]; } }); });
+      var t = document.getElementById('b-status');
+      ['ok', 'illegal', 'malformed', 'fuel', 'timeout', 'crash', 'retired', 'ignored'].forEach(function (k) {
+        t.appendChild(h('tr', null, [h('th', { scope: 'row' }, [h('span', { cls: 'st st-' + k, text: k })]), h('td', { text: String(counts[k] || 0) + (total ? ' (' + Math.round(100 * (counts[k] || 0) / total) + '%)' : '') })]));
+      });
+      t.appendChild(h('tr', null, [h('th', { scope: 'row', text: 'matches' }), h('td', { text: String(ms.length) + ' most recent' })]));
+    });
+  }
+
+  function ratingChart(svg, pts) {
+    var NS = 'http://www.w3.org/2000/svg', note = document.getElementById('b-chart-note');
+    function el(n, a) { var e = document.createElementNS(NS, n); for (var k in a) e.setAttribute(k, a[k]); svg.appendChild(e); return e; }
+    if (pts.length < 1) { note.textContent = 'No rated matches yet.'; return; }
+    var lo = Infinity, hi = -Infinity;
+    pts.forEach(function (p) { lo = Math.min(lo, p.rating); hi = Math.max(hi, p.rating); });
+    if (hi - lo < 20) { lo -= 10; hi += 10; }
+    var X = function (i) { return 36 + (pts.length === 1 ? 182 : i * 360 / (pts.length - 1)); };
+    var Y = function (r) { return 10 + (hi - r) * 95 / (hi - lo); };
+    [lo, hi].forEach(function (v) { el('line', { class: 'grid', x1: 36, x2: 396, y1: Y(v), y2: Y(v) }); var t = el('text', { class: 'axis', x: 2, y: Y(v) + 3 }); t.textContent = String(Math.round(v)); });
+    el('polyline', { class: 'line', points: pts.map(function (p, i) { return X(i).toFixed(1) + ',' + Y(p.rating).toFixed(1); }).join(' ') });
+    note.textContent = pts.length + ' rated matches; now ' + pts[pts.length - 1].rating + '.';
+  }
+
+  if (pageName === 'account') {
+    var outEl = document.getElementById('acc-out'), inEl = document.getElementById('acc-in');
+    var show = function (m) {
+      outEl.hidden = !!(m && m.handle); inEl.hidden = !(m && m.handle);
+      if (!m || !m.handle) return;
+      document.getElementById('acc-handle').textContent = String(m.handle);
+      document.getElementById('acc-page').href = '/players/' + encodeURIComponent(String(m.handle).replace(/^@/, ''));
+      var list = document.getElementById('acc-bots'); clear(list);
+      (m.bots || []).forEach(function (b) { list.appendChild(h('li', null, [botLink(b.id, b.name), h('span', { cls: 'pill', text: String(b.game) }), h('span', { text: 'rating ' + b.rating + ', ' + b.matches + ' matches' })])); });
+      if (!list.firstChild) list.appendChild(h('li', null, ['No bots yet: ', h('a', { href: '/bots/new', text: 'upload one' }), '.']));
+      document.getElementById('logout').onclick = function () { api('DELETE', '/api/v1/sessions', undefined, m.csrf).then(function () { location.href = '/account'; }, function (e) { alert(e.message); }); };
+      document.getElementById('new-token').onclick = function () {
+        api('POST', '/api/v1/tokens', {}, m.csrf).then(function (d) { var t = document.getElementById('token'); t.hidden = false; t.textContent = String(d.token); }, function (e) { alert(e.message); });
+      };
+    };
+    var creds = function (form, path) {
+      form.addEventListener('submit', function (e) {
+        e.preventDefault();
+        var msg = form.querySelector('.msg');
+        msg.className = 'msg'; msg.textContent = '…';
+        api('POST', path, { handle: form.querySelector('[name=handle]').value.trim(), password: form.querySelector('[name=password]').value }).then(function (d) {
+          if (d && d.token && path === '/api/v1/accounts') sessionStorage.setItem('arena-new-token', d.token);
+          location.href = '/account';
+        }, function (err) { msg.className = 'msg err-msg'; msg.textContent = err.message; });
+      });
+    };
+    creds(document.getElementById('signup'), '/api/v1/accounts');
+    creds(document.getElementById('login'), '/api/v1/sessions');
+    me().then(function (m) {
+      show(m);
+      var t = sessionStorage.getItem('arena-new-token');
+      if (t && m && m.handle) { sessionStorage.removeItem('arena-new-token'); var pre = document.getElementById('token'); pre.hidden = false; pre.textContent = t; }
+    });
+  }
+
+  // A platform match in the viewer: its bots' logs, for their owner only.
+  if (pageName === 'match') {
+    var v = document.getElementById('viewer'), matchID = v.getAttribute('data-match');
+    var seats = 0, tries = 0;
+    var wait = setInterval(function () {
+      var V = window.Arena && window.Arena.viewer;
+      if ((!V || !V.done) && tries++ < 600) return;
+      clearInterval(wait);
+      seats = V ? V.players : 0;
+      me().then(function (m) {
+        if (!m || !m.handle) return;
+        var box = document.getElementById('logs'), list = document.getElementById('log-list');
+        for (var s = 0; s < seats; s++) (function (s) {
+          api('GET', '/api/v1/matches/' + encodeURIComponent(matchID) + '/seats/' + s + '/log').then(function (d) {
+            box.hidden = false;
+            list.appendChild(h('h3', { text: 'Seat ' + s + ': ' + (V.bots[s] || '') }));
+            list.appendChild(h('pre', { cls: 'code', text: d.stderr ? String(d.stderr) : '(nothing written to stderr)' }));
+          }, function () {});
+        })(s);
+      });
+    }, 500);
+  }
+})();

@@ -1,0 +1,361 @@
+// The replay viewer: a live or finished match from /s/ID/events, drawn turn
+// by turn, with transport controls, a timeline marked with failures, per-seat
+// status and fuel charts, links to turns and keyboard shortcuts. Text from
+// bots (names, answers, reasons) only ever goes through textContent.
+'use strict';
+(function () {
+  var root = document.getElementById('viewer');
+  if (!root) return;
+  var A = window.Arena, el = A.el;
+  var id = root.getAttribute('data-id'), gameID = root.getAttribute('data-game');
+  var board = A.boards[gameID];
+  var svg = document.getElementById('board');
+  var V = A.viewer = {
+    id: id, game: gameID, board: board, human: parseInt(root.getAttribute('data-human'), 10),
+    mine: root.getAttribute('data-mine') === 'true',
+    frames: [], prepared: [], turns: [], bots: [], players: 0, done: false, live: false, prompt: -1,
+    index: 0, playing: false, follow: true, speed: 1, listeners: [], result: null,
+  };
+  var baseDelay = { 'dots-and-boxes': 450, 'lines-and-boxes': 650, 'grid-royale': 180 }[gameID] || 400;
+  var statusEl = document.getElementById('v-state');
+  var scrub = document.getElementById('scrub'), marks = document.getElementById('marks');
+  var playBtn = document.getElementById('b-play'), turnLabel = document.getElementById('turnlabel');
+  var failures = [];
+  var FAIL = { illegal: 1, malformed: 1, fuel: 1, timeout: 1, crash: 1, retired: 1 };
+
+  function seatName(i) {
+    if (i === V.human) return V.mine ? 'You' : 'Human player';
+    var b = V.bots[i];
+    return b == null ? 'seat ' + i : String(b);
+  }
+  function seatOf(turn, seat) {
+    if (!turn || !turn.seats) return null;
+    for (var i = 0; i < turn.seats.length; i++) if (turn.seats[i] && turn.seats[i].seat === seat) return turn.seats[i];
+    return null;
+  }
+  // edgesUpTo tells, for Dots and Boxes, which seat drew each edge by frame i.
+  var edgeBy = [{}];
+  function extendEdges() {
+    while (edgeBy.length < V.frames.length) {
+      var i = edgeBy.length, prev = edgeBy[i - 1], cur = Object.assign({}, prev), t = V.turns[i - 1];
+      if (t && t.seats) t.seats.forEach(function (s) {
+        if (s && s.status !== 'ignored' && s.action && s.action.orient) cur[s.action.orient + ':' + s.action.r + ':' + s.action.c] = { seat: s.seat, turn: i };
+      });
+      edgeBy.push(cur);
+    }
+  }
+  function prepareAll() {
+    while (V.prepared.length < V.frames.length) {
+      var i = V.prepared.length;
+      V.prepared.push(board.prepare(V.frames[i], V.prepared[i - 1]));
+    }
+    if (gameID === 'dots-and-boxes') extendEdges();
+  }
+  function newBoxes(i) {
+    var out = {}, f = V.prepared[i], p = V.prepared[i - 1], key = gameID === 'lines-and-boxes' ? 'boxes' : 'owner';
+    if (!f || !p || !f[key]) return out;
+    f[key].forEach(function (row, r) { row.forEach(function (o, c) { if (o !== (p[key][r] || [])[c]) out[r + ':' + c] = true; }); });
+    return out;
+  }
+
+  V.draw = function (animate) {
+    var i = V.index, f = V.prepared[i];
+    if (!f) return;
+    var focused = document.activeElement, fkey = focused && (focused.getAttribute && (focused.getAttribute('data-edge') || focused.getAttribute('data-dot')));
+    var ctx = { animate: !!animate, turn: i, edgeBy: edgeBy[i], newBoxes: animate ? newBoxes(i) : null,
+      prevMoves: i > 0 && V.prepared[i - 1].moves ? V.prepared[i - 1].moves.length : null };
+    if (A.play && A.play.decorate) A.play.decorate(ctx, f, i === V.frames.length - 1);
+    board.draw(svg, f, ctx);
+    if (fkey) {
+      var again = svg.querySelector('[data-edge="' + fkey + '"],[data-dot="' + fkey + '"]');
+      if (again) again.focus();
+    }
+    scrub.max = String(V.frames.length - 1);
+    scrub.value = String(i);
+    turnLabel.textContent = 'turn ' + i + ' of ' + (V.frames.length - 1) + (V.done ? '' : ' so far');
+    drawSeats();
+    drawCursor();
+    V.listeners.forEach(function (fn) { fn(); });
+  };
+
+  function drawSeats() {
+    var list = document.getElementById('seats'), i = V.index, f = V.prepared[i], t = V.turns[i - 1];
+    A.clear(list);
+    var scores = board.scores(f), mover = board.mover(f);
+    for (var s = 0; s < V.players; s++) {
+      var li = document.createElement('li');
+      li.className = 'seat sc' + s + (mover === s && !isOver() ? ' mover' : '');
+      var score = document.createElement('span'); score.className = 'score'; score.textContent = scores[s] != null ? String(scores[s]) : '';
+      var name = document.createElement('div'); name.className = 'name'; name.textContent = seatName(s);
+      var sub = document.createElement('div'); sub.className = 'sub';
+      var rec = seatOf(t, s);
+      if (gameID === 'grid-royale' && f.units) {
+        var n = 0, cargo = 0;
+        f.units.forEach(function (u) { if (u.owner === s) { n++; cargo += u.cargo; } });
+        sub.appendChild(document.createTextNode(n + ' unit' + (n === 1 ? '' : 's') + ', ' + cargo + ' carried'));
+        sub.appendChild(document.createElement('br'));
+      }
+      if (rec) {
+        var st = document.createElement('span'); st.className = 'st st-' + String(rec.status).replace(/[^a-z]/g, ''); st.textContent = String(rec.status);
+        sub.appendChild(st);
+        if (rec.fuel) sub.appendChild(document.createTextNode(' ' + Number(rec.fuel).toLocaleString() + ' fuel'));
+        if (rec.reason) { sub.appendChild(document.createElement('br')); sub.appendChild(document.createTextNode(String(rec.reason))); }
+      } else if (i > 0) {
+        sub.appendChild(document.createTextNode('not asked this turn'));
+      }
+      li.appendChild(score); li.appendChild(name); li.appendChild(sub);
+      list.appendChild(li);
+    }
+    var info = document.getElementById('turninfo');
+    A.clear(info);
+    if (t && t.seats) t.seats.forEach(function (rec) {
+      if (!rec || rec.status === 'ignored') return;
+      var h = document.createElement('div');
+      h.textContent = seatName(rec.seat) + (rec.failed ? ' gave no answer the game could judge' : ' answered') +
+        (rec.cut ? ' (cut to 4 KiB)' : '') + (rec.answer_sha256 ? ' (first 4 KiB of ' + Number(rec.answer_len).toLocaleString() + ' bytes, sha256 ' + String(rec.answer_sha256).slice(0, 12) + '…)' : '') + ':';
+      var pre = document.createElement('pre'); pre.textContent = answerText(rec);
+      info.appendChild(h); info.appendChild(pre);
+      if (rec.stderr) { var e = document.createElement('pre'); e.textContent = String(rec.stderr); info.appendChild(e); }
+    });
+    if (gameID === 'lines-and-boxes' && f.moves && f.moves.length) {
+      var h = document.createElement('div'); h.textContent = 'Lines, in the 2006 notation:';
+      var ol = document.createElement('ol'); ol.className = 'moves';
+      f.moves.forEach(function (mv) {
+        var li = document.createElement('li');
+        li.className = mv.player >= 0 ? 'p' + mv.player : 'pre';
+        li.textContent = String(mv.from) + ' ' + String(mv.to) + (mv.player >= 0 ? '  ' + seatName(mv.player) : '  (starting line)');
+        ol.appendChild(li);
+      });
+      info.appendChild(h); info.appendChild(ol);
+      ol.scrollTop = ol.scrollHeight;
+    }
+    if (V.done && V.index === V.frames.length - 1) {
+      var res = document.createElement('p'); res.textContent = resultText(); info.insertBefore(res, info.firstChild);
+    }
+  }
+  // answerText shows an answer line as recorded: text, or base64 for bytes
+  // that are not UTF-8 (replay version 2).
+  function answerText(rec) {
+    if (rec.answer != null && rec.answer !== '') return String(rec.answer);
+    if (rec.answer_base64) return '(not UTF-8; base64) ' + String(rec.answer_base64);
+    return '(no answer)';
+  }
+  function drawLogs() {
+    var logs = (V.replayLogs || []).filter(function (l) { return l && (l.text || l.base64); });
+    var box = document.getElementById('file-logs');
+    if (!box) return;
+    box.hidden = !logs.length;
+    var list = document.getElementById('file-log-list');
+    A.clear(list);
+    logs.forEach(function (l) {
+      var h3 = document.createElement('h3'); h3.textContent = 'Seat ' + l.seat + ': ' + seatName(l.seat);
+      var pre = document.createElement('pre'); pre.className = 'code'; pre.textContent = l.text ? String(l.text) : '(not UTF-8; base64) ' + String(l.base64);
+      list.appendChild(h3); list.appendChild(pre);
+    });
+  }
+  function isOver() { return V.done && V.index === V.frames.length - 1; }
+  function resultText() {
+    var r = V.result || {};
+    if (!r.placement || !r.scores) return V.failed ? 'The match stopped: ' + V.failed : 'The match is over.';
+    var best = r.placement[0], tie = r.scores.length > 1 && gameID === 'lines-and-boxes' && r.scores[0] === r.scores[1];
+    return tie ? 'The game is a tie, ' + r.scores.join(' to ') + '.' : seatName(best) + (best === V.human && V.mine ? ' win' : ' wins') + ', ' + r.scores.join(' to ') + '.';
+  }
+
+  // The timeline's failure marks and the per-seat charts.
+  function collectFailures() {
+    failures = [];
+    V.turns.forEach(function (t, k) { if (t && t.seats && t.seats.some(function (s) { return s && FAIL[s.status]; })) failures.push(k + 1); });
+  }
+  function drawMarks() {
+    var n = Math.max(1, V.frames.length - 1);
+    marks.setAttribute('viewBox', '0 0 1000 10');
+    A.clear(marks);
+    el('rect', { class: 'mark-bg', x: 0, y: 3, width: 1000, height: 4 }, marks);
+    failures.forEach(function (k) {
+      var m = el('rect', { class: 'mark-fail', x: Math.max(0, (k / n) * 1000 - 2), y: 0, width: 4, height: 10 }, marks);
+      var tt = el('title', null, m); tt.textContent = 'turn ' + k + ': a failed answer';
+    });
+  }
+  var charts = document.getElementById('charts'), cursors = [];
+  var COLORS = { ok: 'var(--st-ok)', illegal: 'var(--st-illegal)', malformed: 'var(--st-malformed)', fuel: 'var(--st-fuel)', timeout: 'var(--st-timeout)', crash: 'var(--st-crash)', retired: 'var(--st-retired)', ignored: 'var(--st-ignored)' };
+  function drawCharts() {
+    A.clear(charts); cursors = [];
+    var n = Math.max(1, V.turns.length, V.done ? 0 : expectedTurns()), maxFuel = 1;
+    V.turns.forEach(function (t) { (t.seats || []).forEach(function (s) { if (s && s.fuel > maxFuel) maxFuel = s.fuel; }); });
+    for (var seat = 0; seat < V.players; seat++) {
+      var row = document.createElement('div'); row.className = 'chart';
+      var lbl = document.createElement('span'); lbl.className = 'lbl'; lbl.textContent = seatName(seat); lbl.title = seatName(seat);
+      var fuelNote = document.createElement('small');
+      var s = el('svg', { viewBox: '0 0 ' + n + ' 40', preserveAspectRatio: 'none', role: 'img', 'aria-label': 'Status and fuel per turn of ' + seatName(seat) });
+      var pts = [], anyFuel = false;
+      for (var k = 0; k < V.turns.length; k++) {
+        var rec = seatOf(V.turns[k], seat);
+        var color = rec ? COLORS[rec.status] || 'var(--muted)' : 'transparent';
+        var r = el('rect', { x: k, y: 32, width: 1.02, height: 8 }, s); r.style.fill = color;
+        var fuel = rec && rec.fuel ? rec.fuel : 0; if (fuel) anyFuel = true;
+        pts.push(k + 0.5 + ',' + (30 - 28 * fuel / maxFuel).toFixed(2));
+      }
+      if (anyFuel) { var pl = el('polyline', { class: 'fuel-line', points: pts.join(' ') }, s); pl.style.stroke = 'var(--s' + seat + ')'; }
+      else { lbl.appendChild(document.createElement('br')); fuelNote.textContent = 'no fuel metered'; lbl.appendChild(fuelNote); }
+      cursors.push(el('line', { class: 'cursor', x1: 0, x2: 0, y1: 0, y2: 40 }, s));
+      row.appendChild(lbl); row.appendChild(s); charts.appendChild(row);
+    }
+    drawCursor();
+  }
+  // expectedTurns is how long a match in progress will probably last, so a
+  // live chart does not stretch its first turns over the whole width.
+  function expectedTurns() {
+    var f = V.prepared[0] || {};
+    if (gameID === 'dots-and-boxes') return 60;
+    if (gameID === 'grid-royale') return f.max_turns || 400;
+    if (gameID === 'lines-and-boxes' && f.rows) return Math.ceil((f.rows * (f.cols + 1) + f.cols * (f.rows + 1)) / 2);
+    return 0;
+  }
+  function drawCursor() {
+    cursors.forEach(function (c) { c.setAttribute('x1', V.index - 0.5); c.setAttribute('x2', V.index - 0.5); });
+  }
+  var chartTimer = null;
+  function scheduleCharts() {
+    if (chartTimer) return;
+    chartTimer = setTimeout(function () { chartTimer = null; collectFailures(); drawMarks(); drawCharts(); }, 300);
+  }
+
+  // Transport.
+  var timer = null;
+  V.go = function (i, animate) {
+    i = Math.max(0, Math.min(V.frames.length - 1, i | 0));
+    var forward = i === V.index + 1;
+    V.index = i;
+    V.follow = i === V.frames.length - 1;
+    V.draw(animate !== false && forward);
+  };
+  function tick() {
+    if (V.index >= V.frames.length - 1) { if (V.done) setPlaying(false); timer = setTimeout(tick, baseDelay / V.speed); return; }
+    V.go(V.index + 1, V.speed <= 4);
+    timer = setTimeout(tick, baseDelay / V.speed);
+  }
+  function setPlaying(on) {
+    V.playing = on;
+    document.getElementById('play-icon').setAttribute('d', on ? 'M4 3h3v10H4zM9 3h3v10H9z' : 'M4 3v10l9-5z');
+    playBtn.setAttribute('aria-label', on ? 'Pause' : 'Play');
+    clearTimeout(timer); timer = null;
+    if (on) {
+      if (V.index >= V.frames.length - 1 && V.done) V.go(0, false);
+      timer = setTimeout(tick, baseDelay / V.speed);
+    } else updateURL();
+  }
+  function updateURL() {
+    var u = new URL(location.href);
+    u.searchParams.set('turn', String(V.index));
+    history.replaceState(null, '', u.pathname + u.search);
+  }
+  function setSpeed(s) {
+    V.speed = s;
+    document.getElementById('speed').value = String(s);
+    if (V.playing) { clearTimeout(timer); timer = setTimeout(tick, baseDelay / V.speed); }
+  }
+  var SPEEDS = [0.25, 0.5, 1, 2, 4, 10];
+  function stepFailure(dir) {
+    var list = dir > 0 ? failures : failures.slice().reverse();
+    for (var k = 0; k < list.length; k++) if (dir > 0 ? list[k] > V.index : list[k] < V.index) { setPlaying(false); V.go(list[k]); updateURL(); return; }
+  }
+  playBtn.addEventListener('click', function () { setPlaying(!V.playing); });
+  document.getElementById('b-start').addEventListener('click', function () { setPlaying(false); V.go(0); updateURL(); });
+  document.getElementById('b-end').addEventListener('click', function () { setPlaying(false); V.go(V.frames.length - 1); updateURL(); });
+  document.getElementById('b-prev').addEventListener('click', function () { setPlaying(false); V.go(V.index - 1); updateURL(); });
+  document.getElementById('b-next').addEventListener('click', function () { setPlaying(false); V.go(V.index + 1); updateURL(); });
+  document.getElementById('speed').addEventListener('change', function (e) { setSpeed(parseFloat(e.target.value) || 1); });
+  scrub.addEventListener('input', function () { setPlaying(false); V.go(parseInt(scrub.value, 10), false); });
+  scrub.addEventListener('change', updateURL);
+  document.getElementById('copy-link').addEventListener('click', function (e) {
+    updateURL();
+    var btn = e.target;
+    if (navigator.clipboard) navigator.clipboard.writeText(location.href).then(function () { btn.textContent = 'Link copied'; }, function () { btn.textContent = 'Link in the address bar'; });
+    else btn.textContent = 'Link in the address bar';
+  });
+  document.addEventListener('keydown', function (e) {
+    var t = e.target, tag = t && t.tagName;
+    if (e.ctrlKey || e.metaKey || e.altKey || tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
+    if (A.play && A.play.key && A.play.key(e)) { e.preventDefault(); return; }
+    if (tag === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')) return;
+    var k = e.key, handled = true;
+    if (k === ' ' || k === 'k') setPlaying(!V.playing);
+    else if (k === 'ArrowRight' || k === 'l') { setPlaying(false); V.go(V.index + 1); updateURL(); }
+    else if (k === 'ArrowLeft' || k === 'j') { setPlaying(false); V.go(V.index - 1); updateURL(); }
+    else if (k === 'Home') { setPlaying(false); V.go(0); updateURL(); }
+    else if (k === 'End') { setPlaying(false); V.go(V.frames.length - 1); updateURL(); }
+    else if (k === ']') stepFailure(1);
+    else if (k === '[') stepFailure(-1);
+    else if (k === '+' || k === '=') setSpeed(SPEEDS[Math.min(SPEEDS.length - 1, SPEEDS.indexOf(V.speed) + 1)]);
+    else if (k === '-') setSpeed(SPEEDS[Math.max(0, SPEEDS.indexOf(V.speed) - 1)]);
+    else handled = false;
+    if (handled) e.preventDefault();
+  });
+
+  function setState(text) { statusEl.textContent = text; }
+  V.setState = setState;
+  function describe() {
+    if (V.failed) return 'The match stopped: ' + V.failed;
+    if (V.done) return 'Finished after ' + (V.frames.length - 1) + ' turns. ' + resultText();
+    if (V.prompt >= 0 && V.mine) return 'Your move.';
+    return V.human >= 0 ? (V.mine ? 'The house bot is thinking…' : 'Live: a person is playing.') : 'Live: the house bots are playing.';
+  }
+  V.describe = function () { setState(describe()); };
+
+  // Data arrives as server-sent events; a finished match sends one snapshot.
+  var wanted = parseInt(new URL(location.href).searchParams.get('turn'), 10);
+  function onInit(d) {
+    V.bots = d.bots || []; V.players = d.players | 0; V.done = !!d.done; V.live = !!d.live;
+    V.prompt = d.prompt == null ? -1 : d.prompt; V.failed = d.failed || '';
+    var rep = d.replay || {};
+    V.turns = (rep.turns || []).slice(0, Math.max(0, (d.frames || []).length - 1));
+    V.frames = d.frames || []; V.prepared = []; edgeBy = [{}];
+    V.result = rep.result || null;
+    V.replayLogs = rep.logs || [];
+    drawLogs();
+    prepareAll();
+    collectFailures(); drawMarks(); drawCharts();
+    var start = V.frames.length - 1;
+    if (!isNaN(wanted)) { start = Math.max(0, Math.min(start, wanted)); wanted = NaN; V.follow = start === V.frames.length - 1; }
+    else if (V.done && V.human < 0) start = 0;
+    V.index = start;
+    V.draw(false);
+    V.describe();
+    document.getElementById('dl').hidden = !V.done;
+    if (V.done && V.human < 0 && V.index === 0 && V.frames.length > 1 && !V.autoplayed) { V.autoplayed = true; }
+  }
+  function onTurn(d) {
+    V.turns.push(d.turn); V.frames.push(d.frame);
+    prepareAll();
+    if (V.follow && !V.playing) V.go(V.frames.length - 1, true);
+    else { scrub.max = String(V.frames.length - 1); turnLabel.textContent = 'turn ' + V.index + ' of ' + (V.frames.length - 1) + ' so far'; }
+    V.prompt = -1;
+    scheduleCharts();
+    V.describe();
+  }
+  var es = new EventSource(root.getAttribute('data-events'));
+  es.addEventListener('init', function (e) { onInit(JSON.parse(e.data)); });
+  es.addEventListener('turn', function (e) { onTurn(JSON.parse(e.data)); });
+  es.addEventListener('progress', function (e) {
+    var d = JSON.parse(e.data);
+    setState('Live: turn ' + d.turn + '. This view joined after the start, so the board is shown when the match ends.');
+  });
+  es.addEventListener('prompt', function (e) {
+    var d = JSON.parse(e.data); V.prompt = d.turn;
+    if (V.follow) V.go(V.frames.length - 1, false);
+    V.describe();
+    V.listeners.forEach(function (fn) { fn(); });
+  });
+  es.addEventListener('end', function (e) {
+    es.close();
+    if (V.done) return;
+    var d = JSON.parse(e.data || '{}');
+    V.done = true; V.live = false; V.prompt = -1; V.failed = d.failed || '';
+    V.result = d.result || null;
+    document.getElementById('dl').hidden = false;
+    collectFailures(); drawMarks(); drawCharts();
+    if (V.follow) V.go(V.frames.length - 1, false); else V.draw(false);
+    V.describe();
+  });
+  es.onerror = function () { if (!V.done) setState('Connection lost; trying again…'); };
+})();

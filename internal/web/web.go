@@ -1,0 +1,643 @@
+// Package web is the site: rules pages, the replay viewer, and games against
+// the house bots in the browser, as one http.Handler with every template and
+// asset embedded (html/template, plain JavaScript and SVG; no build step).
+// `arena view` serves it for a local replay file; the server mounts it.
+package web
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/arenabots/arena/bot/humanbot"
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/replay"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Options configure the site.
+type Options struct {
+	// ReplayDir, when set, keeps the replays of games played in the browser
+	// on disk, so their links survive a restart.
+	ReplayDir string
+	// Local is a replay to show at /local (arena view FILE).
+	Local *replay.Replay
+	// Service says that the platform's API (/api/v1/) is served beside the
+	// site, so the Arena, + New bot and Leaderboard pages have data.
+	Service bool
+	// Logger receives errors; slog.Default() when nil.
+	Logger *slog.Logger
+}
+
+// Site is the site's handler.
+type Site struct {
+	opts     Options
+	mux      *http.ServeMux
+	pages    map[string]*template.Template
+	sessions *sessions
+	local    *session
+	log      *slog.Logger
+
+	mu  sync.Mutex
+	api http.Handler // the platform's API, when the server runs
+}
+
+// New makes the site.
+func New(opts Options) (*Site, error) {
+	s := &Site{opts: opts, mux: http.NewServeMux(), sessions: newSessions(defaultLimits, opts.ReplayDir), log: opts.Logger}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if err := s.parseTemplates(); err != nil {
+		return nil, err
+	}
+	if opts.Local != nil {
+		g := lookupGame(opts.Local.Game)
+		if g == nil {
+			return nil, fmt.Errorf("the replay is of an unknown game %q", opts.Local.Game)
+		}
+		local, err := s.sessions.addReplay(g, opts.Local)
+		if err != nil {
+			return nil, err
+		}
+		s.local = local
+	}
+	s.routes()
+	return s, nil
+}
+
+// Close stops the games being played on the site.
+func (s *Site) Close() { s.sessions.stopAll() }
+
+func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	s.mux.ServeHTTP(w, r)
+}
+
+func (s *Site) routes() {
+	static, _ := fs.Sub(staticFS, "static")
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", cacheStatic(http.FileServerFS(static))))
+	s.mux.HandleFunc("GET /{$}", s.home)
+	s.mux.HandleFunc("GET /rules/{game}", s.rules)
+	s.mux.HandleFunc("GET /play/{game}", s.playPage)
+	s.mux.HandleFunc("POST /play/{game}", s.playStart)
+	s.mux.HandleFunc("GET /s/{id}", s.sessionPage)
+	s.mux.HandleFunc("GET /s/{id}/events", s.sessionEvents)
+	s.mux.HandleFunc("GET /s/{id}/view.json", s.sessionView)
+	s.mux.HandleFunc("GET /s/{id}/replay.json", s.sessionReplay)
+	s.mux.HandleFunc("POST /s/{id}/move", s.sessionMove)
+	s.mux.HandleFunc("POST /s/{id}/leave", s.sessionLeave)
+	s.mux.HandleFunc("GET /view", s.viewPage)
+	s.mux.HandleFunc("POST /view", s.viewUpload)
+	s.mux.HandleFunc("GET /local", s.localPage)
+	if !s.opts.Service {
+		for _, p := range []string{"/arena/{game}", "/bots/new", "/leaderboard/{game}", "/account", "/players/{handle}", "/bots/{id}", "/matches/{id}"} {
+			s.mux.HandleFunc("GET "+p, s.needsService)
+		}
+		return
+	}
+	s.mux.HandleFunc("GET /leaderboard/{game}", s.platformPage("leaderboard", "leaderboard", "Leaderboard"))
+	s.mux.HandleFunc("GET /arena/{game}", s.platformPage("arena", "arena", "Arena"))
+	s.mux.HandleFunc("GET /bots/new", s.platformPage("newbot", "new", "New bot"))
+	s.mux.HandleFunc("GET /bots/{id}", s.platformPage("bot", "", "Bot"))
+	s.mux.HandleFunc("GET /players/{handle}", s.platformPage("player", "", "Player"))
+	s.mux.HandleFunc("GET /account", s.platformPage("account", "", "Your account"))
+	s.mux.HandleFunc("GET /matches/{id}", s.matchPage)
+	s.mux.HandleFunc("GET /matches/{id}/events", s.matchEvents)
+}
+
+func cacheStatic(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		h.ServeHTTP(w, r)
+	})
+}
+
+func lookupGame(id string) game.Game {
+	g, err := games.Lookup(id)
+	if err != nil {
+		return nil
+	}
+	return g
+}
+
+// gameView is what templates show of a game.
+type gameView struct {
+	ID, Name  string
+	Players   []int
+	HouseBots []game.HouseBotInfo
+	Params    []game.ParamInfo
+	Fuel      game.FuelPolicy
+}
+
+func viewOf(g game.Game) gameView {
+	i := g.Info()
+	return gameView{ID: i.ID, Name: i.Name, Players: i.Players, HouseBots: g.HouseBots(), Params: i.Params, Fuel: i.Fuel}
+}
+
+func allGames() []gameView {
+	var out []gameView
+	for _, g := range games.All() {
+		out = append(out, viewOf(g))
+	}
+	return out
+}
+
+// page is the data every template gets.
+type page struct {
+	Title   string
+	Game    *gameView // the game whose navigation is shown, if any
+	Games   []gameView
+	Section string // which navigation entry is current
+	Service bool
+	Data    any
+}
+
+func (s *Site) render(w http.ResponseWriter, status int, name string, p page) {
+	t := s.pages[name]
+	if t == nil {
+		http.Error(w, "no such page", http.StatusInternalServerError)
+		return
+	}
+	p.Games = allGames()
+	p.Service = s.opts.Service
+	var buf strings.Builder
+	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
+		s.log.Error("rendering a page", "page", name, "err", err)
+		http.Error(w, "the page could not be drawn", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	io.WriteString(w, buf.String())
+}
+
+// fail shows an error page (or JSON for the script endpoints).
+func (s *Site) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	if strings.HasSuffix(r.URL.Path, ".json") || r.Method == http.MethodPost && r.Header.Get("Accept") == "application/json" {
+		writeJSON(w, status, map[string]string{"error": msg})
+		return
+	}
+	s.render(w, status, "error", page{Title: http.StatusText(status), Data: msg})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.Encode(v)
+}
+
+func (s *Site) gameOf(w http.ResponseWriter, r *http.Request) (game.Game, bool) {
+	g := lookupGame(r.PathValue("game"))
+	if g == nil {
+		s.fail(w, r, http.StatusNotFound, "There is no game called "+strconv.Quote(r.PathValue("game"))+".")
+		return nil, false
+	}
+	return g, true
+}
+
+func (s *Site) home(w http.ResponseWriter, r *http.Request) {
+	s.render(w, http.StatusOK, "home", page{Title: "Arena"})
+}
+
+func (s *Site) rules(w http.ResponseWriter, r *http.Request) {
+	g, ok := s.gameOf(w, r)
+	if !ok {
+		return
+	}
+	gv := viewOf(g)
+	s.render(w, http.StatusOK, "rules-"+gv.ID, page{Title: gv.Name + ": rules", Game: &gv, Section: "rules"})
+}
+
+func (s *Site) needsService(w http.ResponseWriter, r *http.Request) {
+	p := page{Title: "Needs the server", Section: sectionOf(r.URL.Path)}
+	if g := lookupGame(r.PathValue("game")); g != nil {
+		gv := viewOf(g)
+		p.Game = &gv
+	} else if g := lookupGame(r.URL.Query().Get("game")); g != nil {
+		gv := viewOf(g)
+		p.Game = &gv
+	}
+	s.render(w, http.StatusOK, "needs-service", p)
+}
+
+func sectionOf(path string) string {
+	for _, s := range []string{"arena", "leaderboard", "play", "rules"} {
+		if strings.HasPrefix(path, "/"+s) {
+			return s
+		}
+	}
+	if strings.HasPrefix(path, "/bots/new") {
+		return "new"
+	}
+	return ""
+}
+
+// playData is the Play built-ins page's form.
+type playData struct {
+	Error string
+}
+
+func (s *Site) playPage(w http.ResponseWriter, r *http.Request) {
+	g, ok := s.gameOf(w, r)
+	if !ok {
+		return
+	}
+	gv := viewOf(g)
+	s.render(w, http.StatusOK, "play", page{Title: gv.Name + ": play", Game: &gv, Section: "play", Data: playData{}})
+}
+
+// playStart starts a game against the house or between house bots.
+func (s *Site) playStart(w http.ResponseWriter, r *http.Request) {
+	g, ok := s.gameOf(w, r)
+	if !ok {
+		return
+	}
+	gv := viewOf(g)
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	bad := func(msg string) {
+		s.render(w, http.StatusBadRequest, "play", page{Title: gv.Name + ": play", Game: &gv, Section: "play", Data: playData{Error: msg}})
+	}
+	if err := r.ParseForm(); err != nil {
+		bad("The form could not be read.")
+		return
+	}
+	if !sameOrigin(r) {
+		bad("The form came from another site.")
+		return
+	}
+	players := 2
+	if v := r.PostForm.Get("players"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || !g.Info().AllowsPlayers(n) {
+			bad(fmt.Sprintf("%s is played by %v players.", gv.Name, gv.Players))
+			return
+		}
+		players = n
+	}
+	isHouse := func(name string) bool {
+		for _, hb := range gv.HouseBots {
+			if hb.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	seats := make([]string, players)
+	mode := r.PostForm.Get("mode")
+	var delay time.Duration
+	switch mode {
+	case "play":
+		opp := r.PostForm.Get("opponent")
+		if !isHouse(opp) {
+			bad("Pick a house bot to play against.")
+			return
+		}
+		seat, err := strconv.Atoi(r.PostForm.Get("seat"))
+		if err != nil || seat < 0 || seat >= players {
+			bad("Pick your seat.")
+			return
+		}
+		for i := range seats {
+			seats[i] = opp
+		}
+		seats[seat] = "human"
+	case "watch":
+		for i := range seats {
+			name := r.PostForm.Get("bot" + strconv.Itoa(i))
+			if name == "" && i >= 2 {
+				name = r.PostForm.Get("bot1")
+			}
+			if !isHouse(name) {
+				bad("Pick a house bot for every seat.")
+				return
+			}
+			seats[i] = name
+		}
+		delay = 250 * time.Millisecond
+		if g.Info().ID == "grid-royale" {
+			delay = 120 * time.Millisecond
+		}
+	default:
+		bad("Choose to play or to watch.")
+		return
+	}
+	params := game.Params{}
+	if g.Info().ID == "lines-and-boxes" {
+		for _, k := range []string{"rows", "cols", "predrawn"} {
+			if v := r.PostForm.Get(k); v != "" {
+				n, err := strconv.Atoi(v)
+				if err != nil || n < -1 || n > 40 {
+					bad("The board size is a number of boxes from 3 to 8, and pre-drawn lines at most 40.")
+					return
+				}
+				params[k] = strconv.Itoa(n)
+			}
+		}
+	}
+	seed := rand.Uint64() >> 12 // fits a JSON number exactly
+	if v := strings.TrimSpace(r.PostForm.Get("seed")); v != "" {
+		n, err := strconv.ParseUint(v, 10, 52)
+		if err != nil {
+			bad("The seed is a whole number (at most 2^52).")
+			return
+		}
+		seed = n
+	}
+	sess, err := s.sessions.start(startSpec{game: g, seed: seed, params: params, seats: seats, delay: delay, ip: clientIP(r)})
+	if errors.Is(err, errBusy) {
+		s.render(w, http.StatusTooManyRequests, "play", page{Title: gv.Name + ": play", Game: &gv, Section: "play",
+			Data: playData{Error: "Too many games are running (at most 4 from one address at a time). Finish or leave one first."}})
+		return
+	}
+	if err != nil {
+		bad("The game could not start: " + err.Error())
+		return
+	}
+	if sess.human >= 0 {
+		http.SetCookie(w, &http.Cookie{Name: "play_" + sess.id, Value: sess.key, Path: "/s/" + sess.id,
+			HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 86400})
+	}
+	http.Redirect(w, r, "/s/"+sess.id, http.StatusSeeOther)
+}
+
+// sameOrigin refuses form posts from other sites (a browser sends Origin on
+// every POST; tools that send none are let through, as they carry no cookie
+// of ours by accident).
+func sameOrigin(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	if o == "" || o == "null" && r.Header.Get("Sec-Fetch-Site") == "" {
+		return r.Header.Get("Sec-Fetch-Site") == "" || r.Header.Get("Sec-Fetch-Site") == "same-origin"
+	}
+	return o == "http://"+r.Host || o == "https://"+r.Host
+}
+
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+func (s *Site) session(w http.ResponseWriter, r *http.Request) *session {
+	if s.local != nil && r.PathValue("id") == s.local.id {
+		return s.local // the file of arena view is never forgotten
+	}
+	sess := s.sessions.get(r.PathValue("id"))
+	if sess == nil {
+		s.fail(w, r, http.StatusNotFound, "This game is not here any more (games played in the browser are kept for a while, not for ever).")
+	}
+	return sess
+}
+
+// sessionInfo is what the session page's script is told, in data- attributes.
+type sessionInfo struct {
+	Events   string // the event stream, /s/ID/events by default
+	Download string // the replay file
+	Match    int64  // a platform match, 0 for a game of the site's own
+	ID       string
+	Mine     bool
+	Human    int
+	Bots     []string
+	Players  int
+}
+
+func (s *Site) sessionPage(w http.ResponseWriter, r *http.Request) {
+	sess := s.session(w, r)
+	if sess == nil {
+		return
+	}
+	s.showSession(w, r, sess)
+}
+
+func (s *Site) showSession(w http.ResponseWriter, r *http.Request, sess *session) {
+	gv := viewOf(sess.game)
+	info := sessionInfo{ID: sess.id, Human: sess.human, Bots: sess.bots, Players: len(sess.bots),
+		Events: "/s/" + sess.id + "/events", Download: "/s/" + sess.id + "/replay.json"}
+	if c, err := r.Cookie("play_" + sess.id); err == nil && sess.key != "" && c.Value == sess.key {
+		info.Mine = true
+	}
+	title := gv.Name + ": replay"
+	if sess.human >= 0 {
+		title = gv.Name + ": your game"
+	}
+	s.render(w, http.StatusOK, "session", page{Title: title, Game: &gv, Section: "play", Data: info})
+}
+
+func (s *Site) sessionView(w http.ResponseWriter, r *http.Request) {
+	sess := s.session(w, r)
+	if sess == nil {
+		return
+	}
+	cw, done := compress(w, r)
+	defer done()
+	writeJSON(cw, http.StatusOK, sess.snapshot())
+}
+
+func (s *Site) sessionReplay(w http.ResponseWriter, r *http.Request) {
+	sess := s.session(w, r)
+	if sess == nil {
+		return
+	}
+	rep := sess.replay()
+	if rep == nil {
+		s.fail(w, r, http.StatusConflict, "The game is still being played; its replay is ready when it ends.")
+		return
+	}
+	data, err := rep.Marshal()
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "The replay could not be written.")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.json"`, rep.Game, sess.id))
+	w.Write(data)
+}
+
+// sessionEvents streams a session as server-sent events: a snapshot, then
+// every turn, every question to the person, and the end.
+func (s *Site) sessionEvents(w http.ResponseWriter, r *http.Request) {
+	sess := s.session(w, r)
+	if sess == nil {
+		return
+	}
+	if _, ok := w.(http.Flusher); !ok {
+		s.fail(w, r, http.StatusInternalServerError, "streaming is not supported here")
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w, done := compress(w, r)
+	defer done()
+	flusher := w.(http.Flusher)
+	snap, ch := sess.subscribe()
+	writeEvent(w, snap)
+	flusher.Flush()
+	if ch == nil {
+		writeEvent(w, sseEvent{"end", []byte("{}")})
+		flusher.Flush()
+		return
+	}
+	defer sess.unsubscribe(ch)
+	ping := time.NewTicker(20 * time.Second)
+	defer ping.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-ping.C:
+			io.WriteString(w, ": ping\n\n")
+			flusher.Flush()
+		case ev, ok := <-ch:
+			if !ok {
+				return
+			}
+			writeEvent(w, ev)
+			flusher.Flush()
+			if ev.name == "end" {
+				return
+			}
+		}
+	}
+}
+
+func writeEvent(w io.Writer, ev sseEvent) {
+	fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.name, ev.data)
+}
+
+func (s *Site) owner(w http.ResponseWriter, r *http.Request) *session {
+	sess := s.session(w, r)
+	if sess == nil {
+		return nil
+	}
+	c, err := r.Cookie("play_" + sess.id)
+	if err != nil || sess.hb == nil || c.Value != sess.key || !sameOrigin(r) {
+		writeJSON(w, http.StatusForbidden, map[string]string{"error": "Only the person who started this game can move in it."})
+		return nil
+	}
+	return sess
+}
+
+// sessionMove takes the person's answer: the body is the answer line, judged
+// by the game exactly like a bot's.
+func (s *Site) sessionMove(w http.ResponseWriter, r *http.Request) {
+	sess := s.owner(w, r)
+	if sess == nil {
+		return
+	}
+	turn, err := strconv.Atoi(r.URL.Query().Get("turn"))
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "which turn is this move for? (?turn=N)"})
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, humanbot.MaxAnswer+1))
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "the move could not be read"})
+		return
+	}
+	if err := sess.hb.Answer(turn, body); err != nil {
+		status := http.StatusConflict
+		if errors.Is(err, humanbot.ErrTooLong) {
+			status = http.StatusRequestEntityTooLarge
+		}
+		writeJSON(w, status, map[string]string{"error": err.Error()})
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// sessionLeave gives up a game: the rest is played with the game's defaults
+// for the person's seat, and the replay is kept.
+func (s *Site) sessionLeave(w http.ResponseWriter, r *http.Request) {
+	sess := s.owner(w, r)
+	if sess == nil {
+		return
+	}
+	sess.hb.Close()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// maxReplayUpload bounds a replay file opened in the browser. A 4-player
+// Grid Royale replay of 400 turns is about 600 KB.
+const maxReplayUpload = 16 << 20
+
+func (s *Site) viewPage(w http.ResponseWriter, r *http.Request) {
+	s.render(w, http.StatusOK, "view", page{Title: "Open a replay"})
+}
+
+func (s *Site) viewUpload(w http.ResponseWriter, r *http.Request) {
+	bad := func(status int, msg string) {
+		s.render(w, status, "view", page{Title: "Open a replay", Data: msg})
+	}
+	if !sameOrigin(r) {
+		bad(http.StatusForbidden, "The form came from another site.")
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxReplayUpload+64<<10)
+	f, _, err := r.FormFile("replay")
+	if err != nil {
+		bad(http.StatusBadRequest, "Choose a replay file (at most 16 MiB), as written by arena match --replay.")
+		return
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxReplayUpload+1))
+	if err != nil || len(data) > maxReplayUpload {
+		bad(http.StatusRequestEntityTooLarge, "The file is larger than 16 MiB.")
+		return
+	}
+	sess, err := s.openReplay(data)
+	if err != nil {
+		bad(http.StatusBadRequest, err.Error())
+		return
+	}
+	http.Redirect(w, r, "/s/"+sess.id, http.StatusSeeOther)
+}
+
+// openReplay reads replay bytes from a user and keeps them for the viewer.
+func (s *Site) openReplay(data []byte) (*session, error) {
+	rep, err := replay.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("This is not a replay this site can read: %v", err)
+	}
+	g := lookupGame(rep.Game)
+	if g == nil {
+		return nil, fmt.Errorf("The replay is of a game this site does not know (%q).", rep.Game)
+	}
+	sess, err := s.sessions.addReplay(g, rep)
+	if err != nil {
+		return nil, fmt.Errorf("The replay could not be shown: %v", err)
+	}
+	return sess, nil
+}
+
+func (s *Site) localPage(w http.ResponseWriter, r *http.Request) {
+	if s.local == nil {
+		s.fail(w, r, http.StatusNotFound, "No replay file was given (arena view FILE).")
+		return
+	}
+	http.Redirect(w, r, "/s/"+s.local.id, http.StatusSeeOther)
+}

@@ -1,0 +1,333 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arenabots/arena/bot/spec"
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/match"
+	"github.com/arenabots/arena/replay"
+)
+
+func playReplay(t testing.TB, gameID string, specs ...string) *replay.Replay {
+	t.Helper()
+	g, err := games.Lookup(gameID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := match.Runner{}.Play(context.Background(), g, game.Config{Seed: 11, Players: len(specs), Params: game.Params{}}, spec.Opener(specs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// The viewer's frames are the game's own states: re-applying the replay
+// gives one frame per turn plus the start, and Grid Royale's ore changes
+// rebuild the full map of every turn.
+func TestBuildViewFramesMatchTheStates(t *testing.T) {
+	for _, c := range []struct {
+		game  string
+		specs []string
+	}{
+		{"dots-and-boxes", []string{"builtin:chains", "builtin:greedy"}},
+		{"lines-and-boxes", []string{"builtin:greedy", "builtin:random"}},
+		{"grid-royale", []string{"builtin:house", "builtin:harvester"}},
+	} {
+		r := playReplay(t, c.game, c.specs...)
+		g, _ := games.Lookup(c.game)
+		v, err := buildView(g, r)
+		if err != nil {
+			t.Fatalf("%s: %v", c.game, err)
+		}
+		if len(v.Frames) != len(r.Turns)+1 {
+			t.Fatalf("%s: %d frames for %d turns", c.game, len(v.Frames), len(r.Turns))
+		}
+		// Replay the states and compare the last frame's fields with the
+		// observation of the final state.
+		st, _ := g.New(r.Config())
+		var ore []int64
+		for i, turn := range r.Turns {
+			answers := make([][]byte, st.Players())
+			for _, s := range turn.Seats {
+				if len(s.Action) > 0 {
+					answers[s.Seat] = s.Action
+				}
+			}
+			st.Apply(answers)
+			var want, got map[string]json.RawMessage
+			json.Unmarshal(st.AppendObservation(nil, 0), &want)
+			json.Unmarshal(v.Frames[i+1], &got)
+			if c.game == "grid-royale" {
+				if i == 0 { // the first frame carries the whole map
+					var first map[string]json.RawMessage
+					var rows [][]int64
+					json.Unmarshal(v.Frames[0], &first)
+					json.Unmarshal(first["ore"], &rows)
+					for _, row := range rows {
+						ore = append(ore, row...)
+					}
+				}
+				var diff [][2]int64
+				if err := json.Unmarshal(got["ore_diff"], &diff); err != nil {
+					t.Fatalf("turn %d: ore_diff: %v", i+1, err)
+				}
+				for _, d := range diff {
+					ore[d[0]] = d[1]
+				}
+				var rows [][]int64
+				json.Unmarshal(want["ore"], &rows)
+				for y, row := range rows {
+					for x, o := range row {
+						if ore[y*len(row)+x] != o {
+							t.Fatalf("turn %d: ore at (%d,%d) rebuilt as %d, the state has %d", i+1, x, y, ore[y*len(row)+x], o)
+						}
+					}
+				}
+				delete(want, "ore")
+				delete(got, "ore_diff")
+			}
+			for k, w := range want {
+				if string(got[k]) != string(w) {
+					t.Fatalf("%s turn %d: frame field %s is %s, the state's is %s", c.game, i+1, k, got[k], w)
+				}
+			}
+		}
+	}
+}
+
+func TestBuildViewRefusesMismatchedAndHugeReplays(t *testing.T) {
+	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
+	g, _ := games.Lookup("grid-royale")
+	if _, err := buildView(g, r); err == nil {
+		t.Fatal("a Dots and Boxes replay was shown as Grid Royale")
+	}
+	huge := *r
+	huge.Turns = make([]replay.Turn, maxFrameTurns+1)
+	db, _ := games.Lookup("dots-and-boxes")
+	if _, err := buildView(db, &huge); err == nil {
+		t.Fatal("a replay longer than the viewer's bound was accepted")
+	}
+}
+
+// FuzzOpenReplay feeds arbitrary bytes to what a replay upload goes through:
+// it may refuse them, never panic or hang.
+func FuzzOpenReplay(f *testing.F) {
+	r := playReplay(f, "lines-and-boxes", "builtin:greedy", "builtin:random")
+	data, _ := r.Marshal()
+	f.Add(data)
+	f.Add([]byte(`{"format":"arena-replay","version":1,"game":"grid-royale","bots":[{"spec":"x"}],"turns":[{"turn":1,"seats":[{"seat":9,"action":{}}]}]}`))
+	f.Add([]byte(`{"format":"arena-replay","version":1,"game":"dots-and-boxes","bots":[{},{}],"params":{"x":"1"}}`))
+	site, err := New(Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		site.openReplay(data)
+	})
+}
+
+// client is a browser-like HTTP client with cookies that sends Origin.
+func client(t *testing.T) *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+func postForm(t *testing.T, c *http.Client, srv *httptest.Server, path string, form url.Values) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest("POST", srv.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", srv.URL)
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// Only the browser that started a game may move in it; others and other
+// sites are refused; moves for another turn are refused.
+func TestMovesBelongToTheirPlayer(t *testing.T) {
+	srv := newTestSite(t, Options{})
+	me := client(t)
+	resp := postForm(t, me, srv, "/play/dots-and-boxes", url.Values{"mode": {"play"}, "opponent": {"greedy"}, "seat": {"0"}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("starting a game: %d", resp.StatusCode)
+	}
+	loc := resp.Header.Get("Location")
+	move := func(c *http.Client, origin, turn, body string) int {
+		req, _ := http.NewRequest("POST", srv.URL+loc+"/move?turn="+turn, strings.NewReader(body))
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, _ := me.Get(srv.URL + loc + "/view.json")
+		var snap struct{ Prompt int }
+		json.NewDecoder(resp.Body).Decode(&snap)
+		resp.Body.Close()
+		if snap.Prompt == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("never asked for the first move")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := move(client(t), srv.URL, "0", `{"orient":"H","r":0,"c":0}`); got != http.StatusForbidden {
+		t.Errorf("a stranger's move: %d, want 403", got)
+	}
+	if got := move(me, "http://evil.example", "0", `{"orient":"H","r":0,"c":0}`); got != http.StatusForbidden {
+		t.Errorf("a move from another site: %d, want 403", got)
+	}
+	if got := move(me, srv.URL, "5", `{"orient":"H","r":0,"c":0}`); got != http.StatusConflict {
+		t.Errorf("a move for another turn: %d, want 409", got)
+	}
+	if got := move(me, srv.URL, "0", strings.Repeat("x", 70<<10)); got != http.StatusRequestEntityTooLarge {
+		t.Errorf("an oversized move: %d, want 413", got)
+	}
+	if got := move(me, srv.URL, "0", `{"orient":"H","r":0,"c":0}`); got != http.StatusNoContent {
+		t.Errorf("my move: %d, want 204", got)
+	}
+}
+
+func TestSessionLimitsPerAddress(t *testing.T) {
+	srv := newTestSite(t, Options{})
+	c := client(t)
+	for i := 0; i < defaultLimits.perIP; i++ {
+		resp := postForm(t, c, srv, "/play/grid-royale", url.Values{"mode": {"play"}, "opponent": {"idle"}, "seat": {"0"}})
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("game %d: %d", i, resp.StatusCode)
+		}
+	}
+	resp := postForm(t, c, srv, "/play/grid-royale", url.Values{"mode": {"play"}, "opponent": {"idle"}, "seat": {"0"}})
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(body), "Too many games") {
+		t.Fatalf("one game too many: %d", resp.StatusCode)
+	}
+}
+
+func TestBadFormsAreRefusedWithAMessage(t *testing.T) {
+	srv := newTestSite(t, Options{})
+	c := client(t)
+	for _, form := range []url.Values{
+		{"mode": {"play"}, "opponent": {"nobody"}, "seat": {"0"}},
+		{"mode": {"play"}, "opponent": {"greedy"}, "seat": {"7"}},
+		{"mode": {"watch"}, "bot0": {"greedy"}},
+		{"mode": {"dance"}},
+		{"mode": {"play"}, "opponent": {"greedy"}, "seat": {"0"}, "seed": {"-1"}},
+		{"mode": {"play"}, "opponent": {"greedy"}, "seat": {"0"}, "players": {"3"}},
+	} {
+		resp := postForm(t, c, srv, "/play/dots-and-boxes", form)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("form %v: %d, want 400", form, resp.StatusCode)
+		}
+	}
+	for _, path := range []string{"/rules/chess", "/play/chess", "/s/0123456789abcdef01234567"} {
+		resp, _ := c.Get(srv.URL + path)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: %d, want 404", path, resp.StatusCode)
+		}
+	}
+}
+
+// What a bot wrote reaches pages only as data: a replay whose bot names and
+// answers are markup is served as JSON, and pages carry no inline script.
+func TestBotTextIsNeverMarkup(t *testing.T) {
+	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
+	r.Bots[0].Spec = `<script>alert(1)</script>`
+	r.Turns[0].Seats[0].Answer = `</pre><img src=x onerror=alert(1)>`
+	srv := newTestSite(t, Options{Local: r})
+	c := client(t)
+	resp, _ := c.Get(srv.URL + "/local")
+	loc := resp.Header.Get("Location")
+	resp, _ = c.Get(srv.URL + loc)
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if strings.Contains(string(page), "<script>alert") || strings.Contains(resp.Header.Get("Content-Security-Policy"), "unsafe-inline") {
+		t.Fatal("bot text in the page, or inline scripts allowed")
+	}
+	resp, _ = c.Get(srv.URL + loc + "/view.json")
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		t.Fatalf("view data served as %q", ct)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if strings.Contains(string(data), "<script>") {
+		t.Fatal("JSON with a raw <script> (it should be escaped as \\u003c)")
+	}
+}
+
+// Finished games are kept on disk when a directory is given, and come back
+// after a restart.
+func TestReplaysSurviveARestart(t *testing.T) {
+	dir := t.TempDir()
+	srv := newTestSite(t, Options{ReplayDir: dir})
+	c := client(t)
+	resp := postForm(t, c, srv, "/play/dots-and-boxes", url.Values{"mode": {"watch"}, "bot0": {"greedy"}, "bot1": {"random"}})
+	loc := resp.Header.Get("Location")
+	id := strings.TrimPrefix(loc, "/s/")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(dir + "/" + id + ".json"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the watched game's replay was not saved")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	again := newTestSite(t, Options{ReplayDir: dir})
+	resp, err := c.Get(again.URL + loc + "/replay.json")
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("after a restart: %v %d", err, resp.StatusCode)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	if _, err := replay.Parse(data); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A replay's bot logs show for a file opened here, never for a platform
+// match, where a log is its owner's only.
+func TestLogsOnlyForFiles(t *testing.T) {
+	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
+	r.Logs = []replay.Log{replay.NewLog(0, []byte("secret plan"))}
+	g, _ := games.Lookup("dots-and-boxes")
+	withLogs, err := buildViewLogs(g, r, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := buildViewLogs(g, r, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(withLogs.Replay), "secret plan") {
+		t.Fatal("a file's logs are not shown")
+	}
+	if strings.Contains(string(without.Replay), "secret plan") || strings.Contains(string(without.Replay), `"logs"`) {
+		t.Fatal("a platform match's view carries its bots' logs")
+	}
+}
