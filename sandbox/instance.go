@@ -98,11 +98,15 @@ type Limits struct {
 	MaxLine int
 }
 
-// DefaultLimits are the protocol's values.
+// DefaultLimits are the protocol's values. The wall-clock backstop is widened
+// by raceScale in race-instrumented builds (tests only): there a stack-bound
+// crash costs over 0.1 s of CPU (wazero's stack copies under the race
+// detector), which a loaded machine stretches past 2 s, and a hostile module
+// must end in its own status, never in timeout.
 var DefaultLimits = Limits{
 	StartAllowance: 100_000_000,
 	Slice:          1_000_000,
-	Wall:           2000 * time.Millisecond,
+	Wall:           2000 * time.Millisecond * raceScale,
 	MaxLine:        protocol.MaxLine,
 }
 

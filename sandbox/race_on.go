@@ -2,6 +2,7 @@
 
 package sandbox
 
-// raceScale widens the compiler's limits in race-instrumented builds, whose
-// compiler is many times slower and bigger.
+// raceScale widens the compiler's limits and the wall-clock backstop in
+// race-instrumented builds, whose compiler and host code are many times
+// slower and bigger.
 const raceScale = 8

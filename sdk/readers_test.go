@@ -152,7 +152,7 @@ func compareProbes(t *testing.T, docs []string, valid bool) {
 		}
 		t.Run(p.name, func(t *testing.T) {
 			if _, err := exec.LookPath(p.tool); err != nil {
-				t.Skipf("%s is not installed: run scripts/install-toolchains.sh as root", p.tool)
+				t.Fatalf("%s is not installed: run scripts/install-toolchains.sh as root", p.tool)
 			}
 			if out, err := exec.Command(p.build[0], p.build[1:]...).CombinedOutput(); err != nil {
 				t.Fatalf("%s: %v\n%s", strings.Join(p.build, " "), err, out)

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -42,6 +43,14 @@ type Options struct {
 	CacheDir   string
 	CacheBytes int64
 	Log        *slog.Logger
+	// Announce, when set, publishes the pool's state (jobs.Announcement)
+	// this often, under Name (default: the host name).
+	Announce time.Duration
+	Name     string
+	// CrashOn makes the process exit at once when it starts this match:
+	// fault injection for the tests of poison jobs (arena worker's hidden
+	// --crash-on); 0 never does.
+	CrashOn int64
 }
 
 // Pool is a set of workers sharing one module cache.
@@ -50,6 +59,7 @@ type Pool struct {
 	opt   Options
 	cache *Cache
 	log   *slog.Logger
+	stats *stats
 }
 
 // New makes a pool over q.
@@ -64,7 +74,10 @@ func New(q *jobs.Queue, opt Options) (*Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Pool{q: q, opt: opt, cache: c, log: opt.Log}, nil
+	if opt.Name == "" {
+		opt.Name = defaultName()
+	}
+	return &Pool{q: q, opt: opt, cache: c, log: opt.Log, stats: newStats()}, nil
 }
 
 // Size is the number of workers.
@@ -75,6 +88,13 @@ func (p *Pool) Size() int { return p.opt.Workers }
 // a restart, or on another worker).
 func (p *Pool) Run(ctx context.Context) {
 	var wg sync.WaitGroup
+	if p.opt.Announce > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.announce(ctx)
+		}()
+	}
 	for i := range p.opt.Workers {
 		wg.Add(1)
 		go func() {
@@ -122,6 +142,32 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 		p.fail(ctx, msg, j.MatchID, fmt.Sprintf("handed out %d times without a result: the match stalls or crashes its worker", attempt-1), log)
 		return
 	}
+	if err := checkBuild(j); err != nil {
+		p.stats.count(&p.stats.refused)
+		if attempt >= jobs.MaxAttempts {
+			p.fail(ctx, msg, j.MatchID, fmt.Sprintf("no worker could run it identically (%v)", err), log)
+			return
+		}
+		// Leave it to a worker of the right build, and give them time to
+		// take it before this one asks again.
+		log.Warn("worker: job refused", "err", err)
+		msg.NakWithDelay(2 * time.Second)
+		select {
+		case <-ctx.Done():
+		case <-time.After(2 * time.Second):
+		}
+		return
+	}
+	if j.Check && j.NotWorker == p.stats.id && attempt < jobs.MaxAttempts {
+		// A second run proves more on another machine: leave it to one.
+		msg.NakWithDelay(time.Second)
+		return
+	}
+	if p.opt.CrashOn != 0 && j.MatchID == p.opt.CrashOn {
+		os.Exit(3)
+	}
+	p.stats.begin(j.MatchID)
+	defer p.stats.end(j.MatchID)
 	// Heartbeat while the match runs, so that the job is not handed out
 	// again however long the match takes.
 	hbCtx, stopHB := context.WithCancel(ctx)
@@ -140,6 +186,9 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 	}()
 	res, err := p.run(ctx, j)
 	stopHB()
+	if res != nil {
+		res.Worker, res.Check, res.Original = p.stats.id, j.Check, j.NotWorker
+	}
 	var retry errRetry
 	switch {
 	case ctx.Err() != nil:
@@ -153,31 +202,33 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 		}
 		log.Warn("worker: will retry", "attempt", attempt, "err", err)
 		msg.NakWithDelay(time.Duration(attempt) * time.Second)
+	case err != nil && j.Check:
+		// A check that cannot run says nothing about the match.
+		log.Warn("worker: determinism check not run", "err", err)
+		msg.Term()
 	case err != nil:
 		p.fail(ctx, msg, j.MatchID, err.Error(), log)
 	default:
 		// A finished match is reported even when the worker is stopping.
-		pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		if err := p.q.PublishResult(pubCtx, *res); err != nil {
-			log.Warn("worker: result not published; will retry", "err", err)
+		if err := p.report(ctx, msg, *res, log); err != nil {
+			log.Warn("worker: result not published; job handed back", "err", err)
 			msg.NakWithDelay(time.Second)
 			return
 		}
 		msg.Ack()
+		p.stats.count(&p.stats.run)
 	}
 }
 
 // fail publishes the job's failure as its result and removes the job.
 func (p *Pool) fail(ctx context.Context, msg jetstream.Msg, id int64, reason string, log *slog.Logger) {
 	log.Warn("worker: match failed", "reason", reason)
-	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if err := p.q.PublishResult(pubCtx, jobs.Result{MatchID: id, Error: reason}); err != nil {
+	if err := p.report(ctx, msg, jobs.Result{MatchID: id, Error: reason}, log); err != nil {
 		msg.NakWithDelay(time.Second)
 		return
 	}
 	msg.Term()
+	p.stats.count(&p.stats.failed)
 }
 
 // run plays one job. Errors are the job's fault unless wrapped in errRetry.
@@ -210,7 +261,7 @@ func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error
 	subject := jobs.LiveSubject(j.MatchID)
 	rn := match.Runner{OnTurn: func(t *replay.Turn, _ game.State) {
 		data, err := json.Marshal(t)
-		if err == nil {
+		if err == nil && !j.Check {
 			nc.Publish(subject, data)
 		}
 	}}

@@ -27,6 +27,7 @@ type cli struct {
 	Serve      serveCmd         `cmd:"" help:"Run the platform: API, matchmaker, workers (docs/api.md)."`
 	Push       pushCmd          `cmd:"" help:"Upload a wasm bot to a server."`
 	View       viewCmd          `cmd:"" help:"Open a replay file in the browser viewer, and play the house bots, on this machine."`
+	Worker     workerCmd        `cmd:"" help:"Run matches for a server on another machine, over NATS (docs/deploy.md)."`
 }
 
 type replayCmd struct {

@@ -21,6 +21,16 @@ type serveCmd struct {
 	Workers int           `default:"0" help:"Matches run at once in this process (0: one per core)."`
 	AckWait time.Duration `default:"30s" hidden:"" help:"How long a job may go without a worker's heartbeat before it is handed out again."`
 	Rest    time.Duration `default:"10s" help:"Least time between two rated matches of a bot (new versions get a burst regardless); 0 runs matches back to back."`
+
+	NATSListen   string   `name:"nats-listen" placeholder:"HOST:PORT" help:"Open the embedded NATS server to workers on other machines (arena worker); writes DATA/worker.creds for them (docs/deploy.md)."`
+	NATSTLSCert  string   `name:"nats-tls-cert" type:"path" help:"PEM certificate for --nats-listen: workers then connect over TLS."`
+	NATSTLSKey   string   `name:"nats-tls-key" type:"path" help:"PEM key of --nats-tls-cert."`
+	NATS         string   `name:"nats" placeholder:"URL" help:"Use this external NATS server or cluster (nats://host:4222, comma-separated) instead of the embedded one."`
+	NATSCreds    string   `name:"nats-creds" type:"path" help:"Creds file (JSON: url, user, password, ca) to log in to --nats."`
+	NATSReplicas int      `name:"nats-replicas" default:"1" help:"Replicas of the job streams in an external NATS cluster (3 for a three-node cluster)."`
+	NoWorkers    bool     `name:"no-workers" help:"Run no matches in this process: only joined workers (arena worker) do."`
+	Games        []string `name:"games" help:"Only these games get rated matches (default: all)."`
+	CheckEvery   int      `name:"check-every" default:"100" help:"Run one finished match in N again on another worker and compare the replays byte for byte (0: never)."`
 }
 
 func (c *serveCmd) Run() error {
@@ -34,7 +44,8 @@ func (c *serveCmd) Run() error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer site.Close()
-	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: c.DB, Workers: c.Workers, Rest: c.Rest, AckWait: c.AckWait, Log: log, Site: site})
+	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: c.DB, Workers: c.Workers, Rest: c.Rest, AckWait: c.AckWait, Log: log, Site: site, Games: c.Games,
+		NATS: server.NATSOptions{Listen: c.NATSListen, TLSCert: c.NATSTLSCert, TLSKey: c.NATSTLSKey, URL: c.NATS, Creds: c.NATSCreds, Replicas: c.NATSReplicas, NoWorkers: c.NoWorkers, CheckEvery: c.CheckEvery}})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

@@ -620,7 +620,12 @@ func readModule(r *http.Request) (wasm []byte, formCSRF string, err error) {
 		return nil, "", Errorf(http.StatusUnsupportedMediaType, "send the module as application/wasm, or as the field \"file\" of a multipart form")
 	}
 	if err != nil {
-		return nil, "", err
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, "", err
+		}
+		// A body cut short inside a part, or a broken read: the client's fault.
+		return nil, "", Errorf(http.StatusBadRequest, "the upload's body ended early or could not be read")
 	}
 	if len(wasm) > MaxUpload {
 		return nil, "", Errorf(http.StatusRequestEntityTooLarge, "the module is larger than %d bytes", MaxUpload)

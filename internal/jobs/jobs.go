@@ -51,6 +51,13 @@ type Job struct {
 	Params  map[string]string `json:"params,omitempty"`
 	Seed    uint64            `json:"seed"`
 	Seats   []Seat            `json:"seats"`
+	// Build is what a worker must match to run the job identically to
+	// every other worker (Stamp, Build.Check); empty from old servers.
+	Build *Build `json:"build,omitempty"`
+	// Check marks a second run of a finished match, to compare its replay
+	// with the recorded one; a worker other than NotWorker should take it.
+	Check     bool   `json:"check,omitempty"`
+	NotWorker string `json:"not_worker,omitempty"`
 }
 
 // Seat names the bot of one seat: a house bot by its spec, or an uploaded
@@ -69,6 +76,11 @@ type Result struct {
 	Replay  []byte       `json:"replay,omitempty"`
 	Seats   []SeatResult `json:"seats,omitempty"`
 	Elapsed float64      `json:"elapsed,omitempty"` // seconds, for metrics
+	Worker  string       `json:"worker,omitempty"`  // id of the worker process
+	Check   bool         `json:"check,omitempty"`   // the result of a Check job
+	// Original is the worker of the recorded run (Job.NotWorker) in the
+	// result of a Check job.
+	Original string `json:"original,omitempty"`
 }
 
 // SeatResult is one seat's outcome.
@@ -91,9 +103,10 @@ type Turn struct {
 func LiveSubject(matchID int64) string { return livePrefix + strconv.FormatInt(matchID, 10) }
 
 // StartServer starts an embedded NATS server with JetStream, its data under
-// dir, listening on no port. Clients reach it with Connect.
-func StartServer(dir string) (*natsserver.Server, error) {
-	ns, err := natsserver.NewServer(&natsserver.Options{
+// dir, listening on no port unless an option (Listen.Apply) opens one.
+// Clients reach it with Connect.
+func StartServer(dir string, opts ...func(*natsserver.Options) error) (*natsserver.Server, error) {
+	o := &natsserver.Options{
 		ServerName: "arena",
 		DontListen: true,
 		JetStream:  true,
@@ -101,7 +114,13 @@ func StartServer(dir string) (*natsserver.Server, error) {
 		MaxPayload: MaxPayload,
 		NoSigs:     true,
 		NoLog:      true,
-	})
+	}
+	for _, f := range opts {
+		if err := f(o); err != nil {
+			return nil, err
+		}
+	}
+	ns, err := natsserver.NewServer(o)
 	if err != nil {
 		return nil, fmt.Errorf("jobs: NATS server: %w", err)
 	}
@@ -113,9 +132,14 @@ func StartServer(dir string) (*natsserver.Server, error) {
 	return ns, nil
 }
 
-// Connect opens an in-process connection to an embedded server.
-func Connect(ns *natsserver.Server) (*nats.Conn, error) {
-	nc, err := nats.Connect("", nats.InProcessServer(ns), nats.Name("arena"))
+// Connect opens an in-process connection to an embedded server, with a
+// user and password when the server has users (Listen).
+func Connect(ns *natsserver.Server, userPassword ...string) (*nats.Conn, error) {
+	opts := []nats.Option{nats.InProcessServer(ns), nats.Name("arena")}
+	if len(userPassword) == 2 {
+		opts = append(opts, nats.UserInfo(userPassword[0], userPassword[1]))
+	}
+	nc, err := nats.Connect("", opts...)
 	if err != nil {
 		return nil, fmt.Errorf("jobs: connect: %w", err)
 	}
@@ -127,6 +151,8 @@ type Config struct {
 	// AckWait is how long a job may go without a heartbeat before it is
 	// handed to another worker. Workers heartbeat every AckWait/3.
 	AckWait time.Duration
+	// Replicas is the streams' replication in a NATS cluster (0: 1).
+	Replicas int
 }
 
 // DefaultAckWait leaves room for three missed heartbeats.
@@ -152,8 +178,8 @@ func Setup(ctx context.Context, nc *nats.Conn, cfg Config) (*Queue, error) {
 	}
 	q := &Queue{JS: js, AckWait: cfg.AckWait}
 	for _, sc := range []jetstream.StreamConfig{
-		{Name: JobStream, Subjects: []string{JobSubject}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute},
-		{Name: ResultStream, Subjects: []string{ResultSubject}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute},
+		{Name: JobStream, Subjects: []string{JobSubject}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute, Replicas: cfg.Replicas},
+		{Name: ResultStream, Subjects: []string{ResultSubject}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute, Replicas: cfg.Replicas},
 	} {
 		if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
 			return nil, fmt.Errorf("jobs: stream %s: %w", sc.Name, err)
@@ -177,7 +203,7 @@ func Setup(ctx context.Context, nc *nats.Conn, cfg Config) (*Queue, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jobs: results consumer: %w", err)
 	}
-	q.Wasm, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: WasmBucket, Storage: jetstream.FileStorage})
+	q.Wasm, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: WasmBucket, Storage: jetstream.FileStorage, Replicas: cfg.Replicas})
 	if err != nil {
 		return nil, fmt.Errorf("jobs: object store: %w", err)
 	}
@@ -191,7 +217,11 @@ func (q *Queue) Publish(ctx context.Context, j Job) error {
 	if err != nil {
 		return err
 	}
-	_, err = q.JS.Publish(ctx, JobSubject, data, jetstream.WithMsgID("match-"+strconv.FormatInt(j.MatchID, 10)))
+	id := "match-" + strconv.FormatInt(j.MatchID, 10)
+	if j.Check {
+		id = "check-" + strconv.FormatInt(j.MatchID, 10)
+	}
+	_, err = q.JS.Publish(ctx, JobSubject, data, jetstream.WithMsgID(id))
 	if err != nil {
 		return fmt.Errorf("jobs: publish match %d: %w", j.MatchID, err)
 	}
@@ -204,7 +234,11 @@ func (q *Queue) PublishResult(ctx context.Context, r Result) error {
 	if err != nil {
 		return err
 	}
-	_, err = q.JS.Publish(ctx, ResultSubject, data, jetstream.WithMsgID("result-"+strconv.FormatInt(r.MatchID, 10)))
+	id := "result-" + strconv.FormatInt(r.MatchID, 10)
+	if r.Check {
+		id = "check-result-" + strconv.FormatInt(r.MatchID, 10)
+	}
+	_, err = q.JS.Publish(ctx, ResultSubject, data, jetstream.WithMsgID(id))
 	if err != nil {
 		return fmt.Errorf("jobs: publish result of match %d: %w", r.MatchID, err)
 	}
@@ -229,4 +263,12 @@ func (q *Queue) Pending(ctx context.Context) (uint64, error) {
 		return 0, err
 	}
 	return info.NumPending, nil
+}
+
+// Build names what makes a match come out the same on every worker: the
+// sandbox's cost model (fuel) and the game's rules. A worker whose build
+// differs refuses the job rather than record a different match.
+type Build struct {
+	CostModel int    `json:"cost_model"`
+	Rules     string `json:"rules"` // a fingerprint of the game's rules
 }

@@ -75,17 +75,22 @@ func BenchmarkThroughput(b *testing.B) {
 			r := start0(b, func(o *server.Options) { o.Games = []string{"dots-and-boxes"}; o.Workers = workers })
 			st := r.Srv.Store()
 			ctx := context.Background()
+			// Only the tournament's bots play in the service too.
+			keep := map[string]bool{"chains": true, "greedy": true, "random": true}
 			if kind == "wasm" {
+				keep = map[string]bool{"greedy": true}
 				tok := signup(b, r.URL, "bench")
 				for _, name := range []string{"kit1", "kit2"} {
 					if code := call(b, "POST", r.URL+"/api/v1/games/dots-and-boxes/bots/"+name, tok, bytes.NewReader(kit), "application/wasm", nil); code != 201 {
 						b.Fatalf("upload: %d", code)
 					}
 				}
-				house, _ := st.AccountByHandle(ctx, "house")
-				for _, name := range []string{"chains", "random"} {
-					hb, _ := st.BotByName(ctx, house.ID, "dots-and-boxes", name)
-					st.Retire(ctx, hb.ID)
+			}
+			house, _ := st.AccountByHandle(ctx, "house")
+			for _, hb := range g.HouseBots() {
+				if !keep[hb.Name] {
+					bot, _ := st.BotByName(ctx, house.ID, "dots-and-boxes", hb.Name)
+					st.Retire(ctx, bot.ID)
 				}
 			}
 			time.Sleep(2 * time.Second) // past the start and the uploads

@@ -224,7 +224,7 @@ func (s *Server) Challenge(ctx context.Context, game string, botIDs []int64, see
 	if err != nil {
 		return 0, err
 	}
-	if live >= 8*s.pool.Size()+8 {
+	if live >= 8*s.capacity()+8 {
 		return 0, api.Errorf(http.StatusServiceUnavailable, "the match queue is full (%d matches waiting); try again in a minute", live)
 	}
 	bots, err := s.store.ActiveBots(ctx, game)

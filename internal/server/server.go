@@ -21,6 +21,7 @@ import (
 
 	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/api"
@@ -52,6 +53,8 @@ type Options struct {
 	// TrustProxy makes the API take the client's address from
 	// X-Forwarded-For (only behind a reverse proxy that sets it).
 	TrustProxy bool
+	// NATS is where workers on other machines join (scale.go).
+	NATS NATSOptions
 }
 
 // Server is a running platform.
@@ -63,6 +66,8 @@ type Server struct {
 	nc      *nats.Conn
 	q       *jobs.Queue
 	pool    *worker.Pool
+	roster  *jobs.Roster
+	checks  *prometheus.CounterVec // determinism checks (scale.go)
 	metrics *metrics
 	handler http.Handler
 	api     http.Handler
@@ -72,6 +77,7 @@ type Server struct {
 	kick    chan struct{} // wakes the matchmaker
 	mu      sync.Mutex
 	waiters map[int64][]chan struct{} // version id -> waiting uploads
+	retry   map[int64]bool            // matches whose job could not be published (scale.go)
 	seed    atomic.Uint64
 }
 
@@ -104,17 +110,13 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		s.close()
 		return nil, err
 	}
-	if s.ns, err = jobs.StartServer(filepath.Join(opt.DataDir, "nats")); err != nil {
+	if err := s.connectNATS(ctx); err != nil {
 		return fail(err)
 	}
-	if s.nc, err = jobs.Connect(s.ns); err != nil {
-		return fail(err)
-	}
-	if s.q, err = jobs.Setup(ctx, s.nc, jobs.Config{AckWait: opt.AckWait}); err != nil {
-		return fail(err)
-	}
-	if s.pool, err = worker.New(s.q, worker.Options{Workers: opt.Workers, CacheDir: filepath.Join(opt.DataDir, "modules"), Log: opt.Log}); err != nil {
-		return fail(err)
+	if !opt.NATS.NoWorkers {
+		if s.pool, err = worker.New(s.q, worker.Options{Workers: opt.Workers, CacheDir: filepath.Join(opt.DataDir, "modules"), Log: opt.Log}); err != nil {
+			return fail(err)
+		}
 	}
 	if err := s.seedHouse(ctx); err != nil {
 		return fail(err)
@@ -130,6 +132,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		w.Write([]byte("ok\n"))
 	})
 	mux.Handle("GET /metrics", s.metrics.handler())
+	s.scaleRoutes(mux)
 	s.api = api.New(s.store, s, api.Options{Log: opt.Log, TrustProxy: opt.TrustProxy})
 	mux.Handle("/api/", s.api)
 	if opt.Site != nil {
@@ -195,8 +198,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		wg.Add(1)
 		go func() { defer wg.Done(); f(work) }()
 	}
-	start(s.pool.Run)
+	if s.pool != nil {
+		start(s.pool.Run)
+	}
 	start(s.record)
+	start(s.republish)
 	if err := s.requeue(ctx); err != nil {
 		s.log.Error("requeue", "err", err)
 	}
@@ -207,7 +213,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	s.ready.Store(true)
-	s.log.Info("arena serve: ready", "addr", ln.Addr().String(), "data", s.opt.DataDir, "db", s.store.Dialect(), "workers", s.pool.Size())
+	s.log.Info("arena serve: ready", "addr", ln.Addr().String(), "data", s.opt.DataDir, "db", s.store.Dialect(), "workers", s.capacity())
 	var serveErr error
 	select {
 	case <-ctx.Done():
@@ -253,7 +259,7 @@ func (s *Server) requeue(ctx context.Context) error {
 	}
 	for _, m := range ms {
 		if err := s.publish(ctx, m); err != nil {
-			return err
+			s.log.Warn("requeue: will try again", "match", m.ID, "err", err)
 		}
 	}
 	if len(ms) > 0 {

@@ -16,15 +16,33 @@ import (
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/matchmaker"
 	"github.com/arenabots/arena/rating"
+	"github.com/arenabots/arena/worker"
 )
 
 // publish sends a stored match to the work queue.
 func (s *Server) publish(ctx context.Context, m store.Match) error {
+	j, err := s.job(ctx, m)
+	if err == nil {
+		err = s.q.Publish(ctx, j)
+	}
+	if err != nil {
+		s.publishLater(m.ID)
+	}
+	return err
+}
+
+// job is a stored match's job.
+func (s *Server) job(ctx context.Context, m store.Match) (jobs.Job, error) {
 	j := jobs.Job{MatchID: m.ID, Game: m.Game, Params: m.Params, Seed: m.Seed}
+	b, err := worker.BuildFor(m.Game)
+	if err != nil {
+		return j, err
+	}
+	j.Build = &b
 	for _, seat := range m.Seats {
 		b, err := s.store.Bot(ctx, seat.BotID)
 		if err != nil {
-			return err
+			return j, err
 		}
 		if b.Spec != "" {
 			j.Seats = append(j.Seats, jobs.Seat{Builtin: b.Spec})
@@ -32,11 +50,14 @@ func (s *Server) publish(ctx context.Context, m store.Match) error {
 		}
 		v, err := s.store.Version(ctx, seat.VersionID)
 		if err != nil {
-			return err
+			return j, err
+		}
+		if err := s.ensureWasm(ctx, v.SHA256); err != nil {
+			return j, err
 		}
 		j.Seats = append(j.Seats, jobs.Seat{Wasm: v.SHA256})
 	}
-	return s.q.Publish(ctx, j)
+	return j, nil
 }
 
 // schedule stores a match and publishes its job.
@@ -50,7 +71,7 @@ func (s *Server) schedule(ctx context.Context, nm store.NewMatch) (int64, error)
 		return 0, err
 	}
 	if err := s.publish(ctx, m); err != nil {
-		// The match stays queued in the store; the next start publishes it.
+		// The match stays queued in the store; republish tries again.
 		return id, err
 	}
 	s.metrics.queued.Inc()
@@ -99,6 +120,9 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 	if err != nil {
 		return err
 	}
+	if r.Check {
+		return s.compareCheck(ctx, m, r)
+	}
 	if r.Error != "" {
 		ok, err := s.store.FailMatch(ctx, r.MatchID, r.Error)
 		if err != nil {
@@ -122,6 +146,7 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 		}
 		if ok {
 			s.metrics.observe(m.Game, r)
+			s.maybeCheck(ctx, m, r)
 		}
 	}
 	if m.Kind == store.KindSmoke {
@@ -171,7 +196,7 @@ func (s *Server) fill(ctx context.Context, turn int) error {
 		return err
 	}
 	s.metrics.depth.Set(float64(live))
-	free := s.pool.Size() - live
+	free := s.capacity() - live
 	all := games.All()
 	if len(s.opt.Games) > 0 {
 		all = slices.DeleteFunc(slices.Clone(all), func(g game.Game) bool { return !slices.Contains(s.opt.Games, g.Info().ID) })

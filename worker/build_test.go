@@ -1,0 +1,57 @@
+package worker_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arenabots/arena/internal/jobs"
+	"github.com/arenabots/arena/worker"
+)
+
+// TestBuildMismatch: a job stamped with another cost model or other rules
+// is refused, then ends as a failed match once every attempt was refused;
+// a job of this build runs.
+func TestBuildMismatch(t *testing.T) {
+	q := queue(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	mine, err := worker.BuildFor("dots-and-boxes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := worker.BuildFor("dots-and-boxes"); again != mine || mine.Rules == "" || mine.CostModel == 0 {
+		t.Fatalf("build not stable or empty: %+v then %+v", mine, again)
+	}
+	if other, _ := worker.BuildFor("grid-royale"); other.Rules == mine.Rules {
+		t.Fatal("two games share a rules fingerprint")
+	}
+	seats := []jobs.Seat{{Builtin: "builtin:random"}, {Builtin: "builtin:greedy"}}
+	foreign := mine
+	foreign.CostModel++
+	rules := mine
+	rules.Rules = "0000000000000000"
+	for id, b := range map[int64]jobs.Build{1: mine, 2: foreign, 3: rules} {
+		if err := q.Publish(ctx, jobs.Job{MatchID: id, Game: "dots-and-boxes", Seed: 5, Seats: seats, Build: &b}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := worker.New(q, worker.Options{Workers: 1, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go p.Run(ctx)
+	got := results(t, q, 3, 30*time.Second)
+	if got[1].Error != "" || got[1].Turns == 0 {
+		t.Fatalf("job of this build: %+v", got[1])
+	}
+	for _, id := range []int64{2, 3} {
+		if !strings.Contains(got[id].Error, "no worker could run it identically") || !strings.Contains(got[id].Error, "build mismatch") {
+			t.Fatalf("job %d of another build: error %q", id, got[id].Error)
+		}
+	}
+	if a := p.Announcement(); a.Refused != 2*jobs.MaxAttempts || a.MatchesRun != 1 || a.Failed != 2 {
+		t.Fatalf("announcement counts: run %d failed %d refused %d", a.MatchesRun, a.Failed, a.Refused)
+	}
+}
