@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Decode reads one JSON value into v (a pointer) by the bot protocol's
@@ -253,7 +254,9 @@ func (d *decoder) str() (string, error) {
 		}
 	}
 	lit := d.data[start:d.pos]
-	if !escaped {
+	// Invalid UTF-8 goes through encoding/json, which reads it as U+FFFD:
+	// a string means the same here as there.
+	if !escaped && utf8.Valid(lit) {
 		return string(lit[1 : len(lit)-1]), nil
 	}
 	var s string
