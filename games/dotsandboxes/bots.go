@@ -38,14 +38,6 @@ func (sd *seeded) pick(s *State, seat int, mask uint64) Edge {
 	return nthBit(mask, sd.src.Intn(bits.OnesCount64(mask)))
 }
 
-// nthBit returns the index of the n-th set bit of mask (n from 0).
-func nthBit(mask uint64, n int) Edge {
-	for ; n > 0; n-- {
-		mask &= mask - 1
-	}
-	return Edge(bits.TrailingZeros64(mask))
-}
-
 func answer(e Edge) []byte { return e.AppendJSON(make([]byte, 0, 32)) }
 
 type randomBot struct{ seeded }
@@ -56,27 +48,6 @@ func (b *randomBot) Act(st game.State, seat int) []byte {
 		return answer(s.FirstUndrawn())
 	}
 	return answer(b.pick(s, seat, s.Undrawn()))
-}
-
-// classify splits the undrawn edges into those that close a box now, those
-// that give no box its third side, and the rest.
-func (b *Board) classify() (closing, safe, unsafe uint64) {
-	// One pass over the boxes: an edge closes a box when one of its boxes
-	// has three sides, and is unsafe when one has two.
-	var three, two uint64
-	for box := range boxEdges {
-		switch bits.OnesCount64(b.Drawn & boxEdges[box]) {
-		case 3:
-			three |= boxEdges[box]
-		case 2:
-			two |= boxEdges[box]
-		}
-	}
-	free := b.Undrawn()
-	closing = free & three
-	unsafe = free & two &^ three
-	safe = free &^ (three | two)
-	return
 }
 
 type greedyBot struct{ seeded }
@@ -94,4 +65,43 @@ func (b *greedyBot) Act(st game.State, seat int) []byte {
 		return answer(b.pick(s, seat, safe))
 	}
 	return answer(b.pick(s, seat, unsafe))
+}
+
+// searchBot is the strongest house bot: an iterative-deepening alpha-beta
+// search over the strings-and-coins game, limited by a node count so that
+// a replay reruns it move for move. What it knows of the theory:
+//   - captures that cannot hurt are taken at once, without branching; at the
+//     end of a chain or loop the only choices are "take all" and "decline the
+//     last two (four)" (captureChoice in chains.go);
+//   - openings that hand over the same boxes the same way are one move, and
+//     while safe edges remain only sacrifices of one or two boxes are tried,
+//     which is how a player who is losing the fight for control changes the
+//     parity (the long chain rule);
+//   - past the depth limit, a position with few enough safe edges is searched
+//     on over safe edges only, to the end of the fight for the last one
+//     (quiet search); where that stops, a position with no safe edge is
+//     valued by the exact values of simple loony endgames (chains and loops,
+//     loonyTable below), and one with many safe edges left by playing them
+//     out in a fixed order and valuing what remains the same way, signed by
+//     who must open first;
+//   - the transposition table is keyed by the drawn edges under the eight
+//     symmetries of the square board, since the mover's net future boxes
+//     depend on nothing else;
+//   - once no depth limit is hit, the search is exact and stops early.
+type searchBot struct {
+	lv searchLevel
+	s  *searcher
+}
+
+func newSearchBot(lv searchLevel) game.HouseBot { return &searchBot{lv: lv} }
+
+func (b *searchBot) Act(st game.State, seat int) []byte {
+	s := st.(*State)
+	if int(s.ToMove) != seat || s.Over() {
+		return answer(s.FirstUndrawn())
+	}
+	if b.s == nil {
+		b.s = newSearcher(b.lv)
+	}
+	return answer(b.s.bestMove(&s.Board))
 }

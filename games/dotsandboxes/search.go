@@ -1,36 +1,6 @@
 package dotsandboxes
 
-import (
-	"math/bits"
-
-	"github.com/arenabots/arena/game"
-)
-
-// searchBot is the strongest house bot: an iterative-deepening alpha-beta
-// search over the strings-and-coins game, limited by a node count so that
-// a replay reruns it move for move. What it knows of the theory:
-//   - captures that cannot hurt are taken at once, without branching; at the
-//     end of a chain or loop the only choices are "take all" and "decline the
-//     last two (four)" (captureChoice in chains.go);
-//   - openings that hand over the same boxes the same way are one move, and
-//     while safe edges remain only sacrifices of one or two boxes are tried,
-//     which is how a player who is losing the fight for control changes the
-//     parity (the long chain rule);
-//   - past the depth limit, a position with few enough safe edges is searched
-//     on over safe edges only, to the end of the fight for the last one
-//     (quiet search); where that stops, a position with no safe edge is
-//     valued by the exact values of simple loony endgames (chains and loops,
-//     loonyTable below), and one with many safe edges left by playing them
-//     out in a fixed order and valuing what remains the same way, signed by
-//     who must open first;
-//   - the transposition table is keyed by the drawn edges under the eight
-//     symmetries of the square board, since the mover's net future boxes
-//     depend on nothing else;
-//   - once no depth limit is hit, the search is exact and stops early.
-type searchBot struct {
-	lv searchLevel
-	s  *searcher
-}
+import "math/bits"
 
 // searchLevel is a difficulty: how many nodes a move may cost, and whether
 // the bot looks at sacrifices while safe edges remain.
@@ -50,19 +20,6 @@ var (
 	levelMedium = searchLevel{nodes: 6_000, sacrifices: true, quiet: 12}
 	levelHard   = searchLevel{nodes: 60_000, sacrifices: true, quiet: 30}
 )
-
-func newSearchBot(lv searchLevel) game.HouseBot { return &searchBot{lv: lv} }
-
-func (b *searchBot) Act(st game.State, seat int) []byte {
-	s := st.(*State)
-	if int(s.ToMove) != seat || s.Over() {
-		return answer(s.FirstUndrawn())
-	}
-	if b.s == nil {
-		b.s = newSearcher(b.lv)
-	}
-	return answer(b.s.bestMove(&s.Board))
-}
 
 const (
 	boundExact = iota
@@ -94,10 +51,13 @@ type searcher struct {
 	// which must always finish: its move is the fallback.
 	quiet int
 	loony loonyTable
+	// stop, when set, is asked at every node whether to stop now as if
+	// the budget were spent: a wasm bot's guard against running out of fuel.
+	stop func() bool
 }
 
 func newSearcher(lv searchLevel) *searcher {
-	return &searcher{lv: lv, tt: make([]ttEntry, 1<<ttBits), loony: loonyTable{}}
+	return &searcher{lv: lv, tt: make([]ttEntry, 1<<ttBits), loony: loonyTable{memo: map[shape]int8{}}}
 }
 
 // rootMoves are the real choices at the root: one plain capture, or take
@@ -119,7 +79,7 @@ func (s *searcher) moves(b *Board, root bool) []Edge {
 		return out
 	}
 	maxGift := NumBoxes
-	if safe != 0 {
+	if safe != 0 && bits.OnesCount64(safe) > allGiftsSafe {
 		maxGift = 2
 	}
 	return append(out, openings(b, unsafe, maxGift)...)
@@ -180,6 +140,7 @@ func (s *searcher) bestMove(b *Board) Edge {
 		return moves[0]
 	}
 	s.nodes = 0
+	s.loony.stop, s.loony.stopped = s.stop, false
 	best := moves[0]
 	for depth := 1; depth <= NumEdges; depth++ {
 		s.inexact = false
@@ -237,7 +198,7 @@ func (s *searcher) node(b *Board, depth, alpha, beta int) int {
 	if b.Over() {
 		return 0
 	}
-	if s.nodes++; s.nodes > s.lv.nodes {
+	if s.nodes++; s.nodes > s.lv.nodes || (s.stop != nil && s.stop()) {
 		s.aborted = true
 		return 0
 	}
@@ -338,10 +299,28 @@ func (s *searcher) node(b *Board, depth, alpha, beta int) int {
 // whoever must open it.
 func (s *searcher) estimate(b *Board, safe uint64) int {
 	if safe == 0 {
-		return s.loony.value(shapeOf(b))
+		return s.loonyValue(b)
 	}
-	after := *b
+	if estPlayouts <= 1 {
+		return s.playout(b, safe, mixKey(b.Drawn))
+	}
+	sum := 0
 	h := mixKey(b.Drawn)
+	for i := 0; i < estPlayouts; i++ {
+		sum += s.playout(b, safe, h+uint64(i)*0x632be59bd9b4e019)
+	}
+	if sum >= 0 {
+		return (sum + estPlayouts/2) / estPlayouts
+	}
+	return -((-sum + estPlayouts/2) / estPlayouts)
+}
+
+var estPlayouts = 1
+
+var allGiftsSafe = 0
+
+func (s *searcher) playout(b *Board, safe uint64, h uint64) int {
+	after := *b
 	flips := 0
 	for safe != 0 {
 		h = h*0x9e3779b97f4a7c15 + 1
@@ -356,9 +335,19 @@ func (s *searcher) estimate(b *Board, safe uint64) int {
 			}
 		}
 	}
-	v := s.loony.value(shapeOf(&after))
+	v := s.loonyValue(&after)
 	if flips == 1 {
 		return -v
+	}
+	return v
+}
+
+// loonyValue is the simple loony value of a position with no safe edge; a
+// stop inside the table's work aborts the search.
+func (s *searcher) loonyValue(b *Board) int {
+	v := s.loony.value(shapeOf(b))
+	if s.loony.stopped {
+		s.aborted = true
 	}
 	return v
 }
@@ -554,15 +543,25 @@ func shapeOf(b *Board) (sh shape, n int) {
 // loonyTable memoises the values of simple loony endgames: the net boxes,
 // for the player who must open one, of a set of independent chains and loops
 // where a long chain's taker may decline its last two boxes and a loop's its
-// last four to keep control.
-type loonyTable map[shape]int8
+// last four to keep control. A shape of many components can take many
+// steps to value the first time; stop, when set, is asked at every step, and
+// once it says stop, every value is 0 and nothing more is memoised.
+type loonyTable struct {
+	memo    map[shape]int8
+	stop    func() bool
+	stopped bool
+}
 
-func (t loonyTable) value(sh shape, n int) int {
+func (t *loonyTable) value(sh shape, n int) int {
 	if n == 0 {
 		return 0
 	}
-	if v, ok := t[sh]; ok {
+	if v, ok := t.memo[sh]; ok {
 		return int(v)
+	}
+	if t.stopped || (t.stop != nil && t.stop()) {
+		t.stopped = true
+		return 0
 	}
 	best := 0
 	for i := 0; i < n; i++ {
@@ -586,6 +585,9 @@ func (t loonyTable) value(sh shape, n int) int {
 			best = v
 		}
 	}
-	t[sh] = int8(best)
+	if t.stopped {
+		return 0
+	}
+	t.memo[sh] = int8(best)
 	return best
 }

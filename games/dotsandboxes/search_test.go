@@ -4,36 +4,13 @@ import (
 	"math/bits"
 	"testing"
 
-	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/rng"
 )
 
 // record plays one match between house bots and returns every state hash
 // along the way: two runs must agree on all of them.
 func record(t *testing.T, seed uint64, names [2]string) []uint64 {
-	g := Game{}
-	st, err := g.New(game.Config{Seed: seed, Players: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var bots [2]game.HouseBot
-	for seat, name := range names {
-		for _, info := range g.HouseBots() {
-			if info.Name == name {
-				bots[seat] = info.New(rng.Mix(seed, uint64(seat)), seat)
-			}
-		}
-	}
-	var hashes []uint64
-	for !st.Done() {
-		answers := [][]byte{bots[0].Act(st, 0), bots[1].Act(st, 1)}
-		for seat, v := range st.Apply(answers) {
-			if v.Status != game.OK && v.Status != game.Ignored {
-				t.Fatalf("seed %d: %s answered %s: %s", seed, names[seat], answers[seat], v.Status)
-			}
-		}
-		hashes = append(hashes, st.Hash())
-	}
+	hashes, _ := playHouseMatch(t, seed, names)
 	return hashes
 }
 
@@ -104,7 +81,7 @@ func TestShapeMatchesComponents(t *testing.T) {
 					t.Fatalf("%x: %d components, shape has %d", b.Drawn, len(comps), n)
 				}
 				want := newLoony().value(comps)
-				if got := (loonyTable{}).value(sh, n); got != want {
+				if got := (&loonyTable{memo: map[shape]int8{}}).value(sh, n); got != want {
 					t.Fatalf("%x: loony value %d, shape value %d", b.Drawn, want, got)
 				}
 				checked++

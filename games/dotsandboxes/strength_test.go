@@ -7,9 +7,17 @@ import (
 	"github.com/arenabots/arena/internal/rng"
 )
 
-// playHouse plays one match between two house bots directly through the game
-// interface (the runner's own tests cover the runner) and returns the scores.
+// playHouse plays one match between two house bots and returns the scores.
 func playHouse(t testing.TB, seed uint64, names [2]string) [2]int {
+	_, scores := playHouseMatch(t, seed, names)
+	return scores
+}
+
+// playHouseMatch plays one match between two house bots directly through
+// the game interface (the runner's own tests cover the runner), failing on
+// any answer that is not legal, and returns the state hash after every turn
+// and the final scores.
+func playHouseMatch(t testing.TB, seed uint64, names [2]string) ([]uint64, [2]int) {
 	g := Game{}
 	st, err := g.New(game.Config{Seed: seed, Players: 2})
 	if err != nil {
@@ -26,6 +34,7 @@ func playHouse(t testing.TB, seed uint64, names [2]string) [2]int {
 			t.Fatalf("no house bot %q", name)
 		}
 	}
+	var hashes []uint64
 	for !st.Done() {
 		answers := [][]byte{bots[0].Act(st, 0), bots[1].Act(st, 1)}
 		for seat, v := range st.Apply(answers) {
@@ -33,9 +42,10 @@ func playHouse(t testing.TB, seed uint64, names [2]string) [2]int {
 				t.Fatalf("seed %d: %s answered %s: %s (%s)", seed, names[seat], answers[seat], v.Status, v.Reason)
 			}
 		}
+		hashes = append(hashes, st.Hash())
 	}
 	s := st.(*State)
-	return [2]int{s.Score(0), s.Score(1)}
+	return hashes, [2]int{s.Score(0), s.Score(1)}
 }
 
 // winRate plays n seat-balanced matches of a against b and returns a's share of wins.

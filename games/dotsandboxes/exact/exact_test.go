@@ -1,6 +1,9 @@
 package exact
 
-import "testing"
+import (
+	"math/bits"
+	"testing"
+)
 
 // Values worked out by hand: on 1x1 the first player draws two of the four
 // sides and the second closes the box.
@@ -66,5 +69,43 @@ func TestThreeByThree(t *testing.T) {
 func TestTooLarge(t *testing.T) {
 	if _, err := New(5, 6); err == nil {
 		t.Error("5x6 has 71 edges, want an error")
+	}
+}
+
+// TestFocusAgreesWithMap solves positions of the 5x5 board with 14 free
+// edges (random ones, fixed seed) twice, with the map memo and with Focus's
+// dense one: every move's value must agree.
+func TestFocusAgreesWithMap(t *testing.T) {
+	s, err := New(5, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := uint64(1)<<s.Edges() - 1
+	x := uint64(12345)
+	for pos := 0; pos < 20; pos++ {
+		// Draw all but 14 edges, chosen by a xorshift stream.
+		drawn := all
+		for bits.OnesCount64(drawn) > s.Edges()-14 {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			drawn &^= 1 << (x % uint64(s.Edges()))
+		}
+		var plain []int
+		s.Forget()
+		for m := all &^ drawn; m != 0; m &= m - 1 {
+			plain = append(plain, s.Move(drawn, bits.TrailingZeros64(m)))
+		}
+		s.Focus(drawn)
+		i := 0
+		for m := all &^ drawn; m != 0; m &= m - 1 {
+			if v := s.Move(drawn, bits.TrailingZeros64(m)); v != plain[i] {
+				t.Fatalf("position %x, edge %d: %d with Focus, %d without", drawn, bits.TrailingZeros64(m), v, plain[i])
+			}
+			i++
+		}
+		if len(s.memo) != 0 {
+			t.Fatalf("position %x: Focus still used the map (%d entries)", drawn, len(s.memo))
+		}
 	}
 }
