@@ -13,14 +13,28 @@ type searchLevel struct {
 	// edges are searched on over safe edges only, to the end of the fight
 	// for the last one, rather than estimated.
 	quiet int
+	// lateNodes is the budget once at most lateFree edges are left: the
+	// fight for control is decided there, a few moves before the search
+	// becomes exact, and a few times the nodes find the move that a
+	// smaller budget misses.
+	lateNodes, lateFree int
+	// playouts is how many playouts of the safe edges an estimate averages
+	// (estimate below): one is a guess of who gets control, several are
+	// closer to the odds.
+	playouts int
+	// allGifts: with at most this many safe edges left, sacrifices of any
+	// size are tried, not only of one or two boxes: near the end of the
+	// fight, giving a whole chain away can be what keeps control.
+	allGifts int
 }
 
 // The levels offered as house bots. The hard one is the default search; its
 // budget keeps the mean move well under 100 ms (docs/bots-strength.md).
 var (
-	levelEasy   = searchLevel{nodes: 2_000, sacrifices: false, quiet: 0}
-	levelMedium = searchLevel{nodes: 6_000, sacrifices: true, quiet: 12}
-	levelHard   = searchLevel{nodes: 60_000, sacrifices: true, quiet: 30}
+	levelEasy   = searchLevel{nodes: 2_000, sacrifices: false, playouts: 1}
+	levelMedium = searchLevel{nodes: 6_000, sacrifices: true, quiet: 12, playouts: 1}
+	levelHard   = searchLevel{nodes: 60_000, sacrifices: true, quiet: 30,
+		lateNodes: 200_000, lateFree: 40, playouts: 1, allGifts: 4}
 )
 
 const (
@@ -46,6 +60,7 @@ type searcher struct {
 	lv      searchLevel
 	tt      []ttEntry
 	nodes   int
+	budget  int // nodes this move may visit
 	aborted bool
 	// inexact is set when an iteration valued some position by estimate.
 	inexact bool
@@ -81,7 +96,7 @@ func (s *searcher) moves(b *Board, root bool) []Edge {
 		return out
 	}
 	maxGift := NumBoxes
-	if safe != 0 && bits.OnesCount64(safe) > allGiftsSafe {
+	if safe != 0 && bits.OnesCount64(safe) > s.lv.allGifts {
 		maxGift = 2
 	}
 	return append(out, openings(b, unsafe, maxGift)...)
@@ -142,6 +157,10 @@ func (s *searcher) bestMove(b *Board) Edge {
 		return moves[0]
 	}
 	s.nodes = 0
+	s.budget = s.lv.nodes
+	if bits.OnesCount64(b.Undrawn()) <= s.lv.lateFree {
+		s.budget = max(s.budget, s.lv.lateNodes)
+	}
 	s.loony.stop, s.loony.stopped = s.stop, false
 	best := moves[0]
 	for depth := 1; depth <= NumEdges; depth++ {
@@ -200,7 +219,7 @@ func (s *searcher) node(b *Board, depth, alpha, beta int) int {
 	if b.Over() {
 		return 0
 	}
-	if s.nodes++; s.nodes > s.lv.nodes || (s.stop != nil && s.stop()) {
+	if s.nodes++; s.nodes > s.budget || (s.stop != nil && s.stop()) {
 		s.aborted = true
 		return 0
 	}
@@ -296,30 +315,28 @@ func (s *searcher) node(b *Board, depth, alpha, beta int) int {
 
 // estimate values a position where the search stops. With no safe edge it
 // is the simple loony endgame of its chains and loops. With safe edges, they
-// are played out in a fixed pseudo-random order (a function of the position,
-// so the estimate is too), and the endgame that results is valued for
-// whoever must open it.
+// are played out in a few fixed pseudo-random orders (functions of the
+// position, so the estimate is too), each endgame that results is valued
+// for whoever must open it, and the values are averaged.
 func (s *searcher) estimate(b *Board, safe uint64) int {
 	if safe == 0 {
 		return s.loonyValue(b)
 	}
-	if estPlayouts <= 1 {
-		return s.playout(b, safe, mixKey(b.Drawn))
-	}
+	n := max(s.lv.playouts, 1)
 	sum := 0
 	h := mixKey(b.Drawn)
-	for i := 0; i < estPlayouts; i++ {
+	for i := 0; i < n; i++ {
 		sum += s.playout(b, safe, h+uint64(i)*0x632be59bd9b4e019)
 	}
+	// Rounded half away from zero, the same for both signs.
 	if sum >= 0 {
-		return (sum + estPlayouts/2) / estPlayouts
+		return (sum + n/2) / n
 	}
-	return -((-sum + estPlayouts/2) / estPlayouts)
+	return -((-sum + n/2) / n)
 }
 
-var estPlayouts = 1
-
-var allGiftsSafe = 0
+// playout plays the safe edges out in the pseudo-random order that h seeds
+// and values the loony endgame that results for the player to move in b.
 
 func (s *searcher) playout(b *Board, safe uint64, h uint64) int {
 	after := *b
