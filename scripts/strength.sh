@@ -17,25 +17,42 @@ trap 'rm -rf "$out"' EXIT
 go build -o "$out/arena" ./cmd/arena
 
 # pairings: game, challenger, opponent, extra tournament flags
+# A bot is a house bot's name or a full SPEC; wasm:KIT is the Dots and Boxes
+# search kit (examples/go/dots-and-boxes-search) built for the platform.
+GOOS=wasip1 GOARCH=wasm go build -trimpath -o "$out/kit.wasm" ./examples/go/dots-and-boxes-search
 pairings=(
   "dots-and-boxes search chains"
   "dots-and-boxes search greedy"
   "dots-and-boxes search-medium chains"
   "dots-and-boxes search-easy greedy"
+  "dots-and-boxes wasm:KIT chains"
+  "dots-and-boxes wasm:KIT search"
 )
 if [[ -n "${STRENGTH_ONLY:-}" ]]; then
   pairings=("$STRENGTH_ONLY")
 fi
 
-echo "| game | bot | opponent | matches | wins | win rate (95% interval) | mean margin |"
-echo "|---|---|---|---:|---:|---|---:|"
+spec() {
+  case $1 in
+  wasm:KIT) echo "wasm:$out/kit.wasm" ;;
+  *:*) echo "$1" ;;
+  *) echo "builtin:$1" ;;
+  esac
+}
+
+echo "| game | bot | opponent | matches | wins | win rate (95% interval) | mean margin | fuel or timeout |"
+echo "|---|---|---|---:|---:|---|---:|---:|"
 for p in "${pairings[@]}"; do
   read -r game a b flags <<<"$p"
+  sa=$(spec "$a")
+  sb=$(spec "$b")
   # shellcheck disable=SC2086
-  "$out/arena" tournament --game "$game" --bot "builtin:$a" --bot "builtin:$b" \
+  "$out/arena" tournament --game "$game" --bot "$sa" --bot "$sb" \
     --boards "$boards" --parallel "$parallel" --json $flags >"$out/t.json"
+  # Answers stopped for running out of fuel or time, in all the matches.
+  stopped=$(grep -o '"\(fuel\|timeout\)":[0-9]*' "$out/t.json" | awk -F: '{n += $2} END {print n + 0}')
   # The standings hold each bot's firsts (wins), games and total score.
-  tr '{' '\n' <"$out/t.json" | awk -v a="builtin:$a" -v b="builtin:$b" -v game="$game" '
+  tr '{' '\n' <"$out/t.json" | awk -v a="$sa" -v b="$sb" -v game="$game" -v stopped="$stopped" '
     function field(name,   m) {
       if (match($0, "\"" name "\":[^,}]*")) { m = substr($0, RSTART, RLENGTH); sub(/^[^:]*:/, "", m); gsub(/"/, "", m); return m }
       return ""
@@ -47,7 +64,8 @@ for p in "${pairings[@]}"; do
       n = games[a]; w = firsts[a]; p = w / n; z = 1.96
       c = (p + z*z/(2*n)) / (1 + z*z/n)
       h = z * sqrt(p*(1-p)/n + z*z/(4*n*n)) / (1 + z*z/n)
-      printf "| %s | %s | %s | %d | %d | %.1f%% (%.1f-%.1f%%) | %+.2f |\n", game, a, b, n, w, 100*p, 100*(c-h), 100*(c+h), (score[a]-score[b])/n
+      sub(/^wasm:.*\//, "wasm:", a); sub(/^wasm:.*\//, "wasm:", b)
+      printf "| %s | %s | %s | %d | %d | %.1f%% (%.1f-%.1f%%) | %+.2f | %d |\n", game, a, b, n, w, 100*p, 100*(c-h), 100*(c+h), (score[a]-score[b])/n, stopped
     }'
 done
 [[ -n "${STRENGTH_ONLY:-}" ]] && exit 0
@@ -58,7 +76,8 @@ go test -run '^$' -bench BenchmarkSearchMove -benchtime 100x ./games/dotsandboxe
 
 echo
 echo "Accuracy against the brute-force solver (TestSearchAccuracy):"
-STRENGTH_FREE=${STRENGTH_FREE:-16} STRENGTH_POSITIONS=${STRENGTH_POSITIONS:-200} \
+STRENGTH_FREE=${STRENGTH_FREE:-16} STRENGTH_SAFE_FREE=${STRENGTH_SAFE_FREE:-20} \
+  STRENGTH_POSITIONS=${STRENGTH_POSITIONS:-100} \
   go test -count=1 -timeout 0 -run TestSearchAccuracy -v ./games/dotsandboxes/ | grep -o 'ACCURACY.*'
 
 echo
