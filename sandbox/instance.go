@@ -170,6 +170,8 @@ type Instance struct {
 	killCh   chan struct{}
 	killOnce sync.Once
 
+	memories []experimental.LinearMemory // allocated for this instance; freed when it ends
+
 	// ---- guest goroutine only ----
 	fuel        api.MutableGlobal // the counter; nil until the module is instantiated
 	budget      int64             // fuel not yet handed to the guest
@@ -223,7 +225,7 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 	// The guest must not depend on the caller's context: it lives as long as
 	// the match, and is stopped through Stop.
 	gctx := context.WithValue(context.WithoutCancel(ctx), instanceKey{}, in)
-	gctx = experimental.WithMemoryAllocator(gctx, memoryAllocator)
+	gctx = experimental.WithMemoryAllocator(gctx, experimental.MemoryAllocatorFunc(in.allocate))
 	go in.run(gctx, r.wz, m.compiled, mc)
 	return in, nil
 }
@@ -231,6 +233,12 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 // run is the guest goroutine.
 func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.CompiledModule, mc wazero.ModuleConfig) {
 	defer close(in.done)
+	// wazero frees a module's memory when the module is closed, but when
+	// instantiation fails (a start function that traps, exits or runs out
+	// of fuel, a data segment out of bounds) it returns no module to close,
+	// and the mapping, every page the start function touched, stayed
+	// allocated for good: 248 MiB a restart.
+	defer in.freeMemories()
 	// wazero recovers panics inside guest calls; one outside them (while
 	// instantiating) must not take the whole process down.
 	defer func() {
@@ -253,6 +261,22 @@ func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.Compil
 	}
 	_, err = start.Call(ctx)
 	in.end(err)
+}
+
+// allocate makes the instance's linear memory and keeps it, for freeMemories.
+func (in *Instance) allocate(capacity, max uint64) experimental.LinearMemory {
+	m := memoryAllocator.Allocate(capacity, max)
+	in.memories = append(in.memories, m)
+	return m
+}
+
+// freeMemories frees the instance's memory once the guest has ended, should
+// wazero not have done it (freeing twice does nothing).
+func (in *Instance) freeMemories() {
+	for _, m := range in.memories {
+		m.Free()
+	}
+	in.memories = nil
 }
 
 // bind finds the counter global of the calling module.
@@ -525,6 +549,18 @@ func (s stdoutWriter) Write(p []byte) (int, error) {
 	in := s.in
 	n := len(p)
 	for len(p) > 0 {
+		if !in.outstanding {
+			// No answer is awaited, so every line p completes is dropped:
+			// skip them in one search rather than one step per line (a bot
+			// can write 256 MiB of newlines for 4M fuel, and a step per
+			// line took a second of host time per such write).
+			if last := lastNewline(p); last >= 0 {
+				in.line = in.line[:0]
+				in.overflow = false
+				p = p[last+1:]
+				continue
+			}
+		}
 		i := indexNewline(p)
 		chunk := p
 		if i >= 0 {
@@ -559,6 +595,21 @@ func (s stdoutWriter) Write(p []byte) (int, error) {
 // (meter.HostBytesPerUnit), so the host's scan must cost far less than a
 // plain instruction per byte.
 func indexNewline(p []byte) int { return bytes.IndexByte(p, '\n') }
+
+// lastNewline is bytes.LastIndexByte(p, '\n'), which is a plain loop, with
+// the vectorized forward search over blocks taken from the end: only the
+// block holding the last newline is searched byte by byte.
+func lastNewline(p []byte) int {
+	const block = 4 << 10
+	for end := len(p); end > 0; {
+		start := max(end-block, 0)
+		if indexNewline(p[start:end]) >= 0 {
+			return start + bytes.LastIndexByte(p[start:end], '\n')
+		}
+		end = start
+	}
+	return -1
+}
 
 // randReader is random_get: a deterministic byte stream from the seed,
 // independent of how the guest splits its reads.

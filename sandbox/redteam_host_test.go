@@ -1,0 +1,556 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/protocol"
+	"github.com/arenabots/arena/sandbox/meter"
+	. "github.com/arenabots/arena/sandbox/wasmtest"
+)
+
+// The second red team's corpus (TestRedTeam2*): attacks on the host's side
+// of the sandbox (stdio, WASI argument handling, the clocks), written from
+// docs/sandbox.md and docs/fuel.md and from reading wazero's WASI code, by
+// someone who wrote neither. Every module ends each turn in a status other
+// than timeout, spends a bounded amount of the host's CPU time and memory,
+// and plays the same way twice.
+
+type red2Case struct {
+	name   string
+	wasm   func() []byte
+	refuse string // a part of the refusal; "" for a module that must run
+	obs    int    // turns to play (default 4)
+	want   string // the statuses of the turns
+	detail string // in the first non-ok reply's detail
+	fuel   []int64
+	tank   func() *Tank
+	// cpu bounds the host's CPU time over one run (compile and match);
+	// default red2CPU.
+	cpu time.Duration
+	// check: more to check of the replies ("" when fine).
+	check func(rs []protocol.Reply) string
+	// memory bounds the host's memory growth; default corpusMemory.
+	memory int64
+	// skip: a known hole, with where it is fixed or why it is not.
+	skip string
+}
+
+// red2CPU is what one match of a few turns may cost the host. A turn may
+// spend at most the 100,000,000 of start-up plus a 20,000,000 tank, which
+// the cost model prices to run in well under a second each.
+const red2CPU = 4 * time.Second
+
+// processCPU is the CPU time the process has used, user and system.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func runRed2(t *testing.T, c red2Case) {
+	if c.skip != "" && !*RedTeamHoles {
+		t.Skip(c.skip)
+	}
+	wasm := c.wasm()
+	var first []protocol.Reply
+	for run := 0; run < 2; run++ {
+		var rs []protocol.Reply
+		var err error
+		cpu0, wall0 := processCPU(), time.Now()
+		grew := peakRSS(func() {
+			var m *Module
+			if m, err = testRT.Compile(context.Background(), wasm); err != nil {
+				return
+			}
+			tank := c.tank
+			if tank == nil {
+				tank = protocolTank
+			}
+			n := c.obs
+			if n == 0 {
+				n = 4
+			}
+			rs = play(t, supervised(m, tank, &bot.Log{}), repeat(`{"x":1}`, n)...)
+		})
+		cpu, wall := processCPU()-cpu0, time.Since(wall0)
+		t.Logf("run %d: %d bytes, cpu %v, wall %v, host +%d MiB, err %v, %q %+v", run, len(wasm), cpu, wall, grew>>20, err, statuses(rs), trimReplies(rs))
+		if c.refuse != "" {
+			if err == nil || !IsRefused(err) || !strings.Contains(err.Error(), c.refuse) {
+				t.Fatalf("err = %v, want a refusal containing %q", err, c.refuse)
+			}
+		} else if err != nil {
+			t.Fatalf("compile: %v", err)
+		}
+		for i, r := range rs {
+			if r.Status == protocol.Timeout {
+				t.Errorf("turn %d: timeout (%s)", i, r.Detail)
+			}
+			if r.Fuel > 20_000_000 {
+				t.Errorf("turn %d: fuel %d, more than a full tank", i, r.Fuel)
+			}
+			if c.fuel != nil && i < len(c.fuel) && r.Fuel != c.fuel[i] {
+				t.Errorf("turn %d: fuel %d, want %d", i, r.Fuel, c.fuel[i])
+			}
+		}
+		if c.refuse == "" {
+			if got := statuses(rs); got != c.want {
+				t.Errorf("statuses %q, want %q", got, c.want)
+			}
+		}
+		if c.detail != "" {
+			for _, r := range rs {
+				if r.Status != protocol.OK {
+					if !strings.Contains(r.Detail, c.detail) {
+						t.Errorf("detail %q, want it to contain %q", r.Detail, c.detail)
+					}
+					break
+				}
+			}
+		}
+		limit := c.cpu
+		if limit == 0 {
+			limit = red2CPU
+		}
+		if cpu > limit*raceScale {
+			t.Errorf("the host spent %v of CPU time, more than %v", cpu, limit*raceScale)
+		}
+		if c.check != nil {
+			if msg := c.check(rs); msg != "" {
+				t.Error(msg)
+			}
+		}
+		memLimit := c.memory
+		if memLimit == 0 {
+			memLimit = corpusMemory
+		}
+		if grew > memLimit {
+			t.Errorf("the host's memory grew by %d MiB", grew>>20)
+		}
+		if run == 0 {
+			first = rs
+		} else if !sameReplies(first, rs) {
+			t.Errorf("a second run differs:\n%+v\n%+v", trimReplies(first), trimReplies(rs))
+		}
+	}
+}
+
+// onceFlag is an address the Turn code uses to do its set-up once.
+const onceFlag = scratch + 0x800
+
+// once runs code the first time the Turn function is called.
+func once(code ...[]byte) []byte {
+	return Cat(I32(onceFlag), []byte{0x28, 2, 0}, I32Eqz, If, Cat(code...), I32(onceFlag), I32(1), Store(0), End)
+}
+
+// iovec stores the iovec {ptr, n} at addr.
+func iovec(addr, ptr, n int32) []byte {
+	return Cat(I32(addr), I32(ptr), Store(0), I32(addr+4), I32(n), Store(0))
+}
+
+// inStartup makes the Turn function the module's start function too, so it
+// first runs during instantiation, on the start-up allowance.
+func inStartup(m []byte) []byte { return WithSections(m, Sec(8, ULEB(TurnFunc))) }
+
+// overdraftTurn: with arena.fuel_left (function 5), bring the tank down to
+// about 750 units, then call function 9, whose entry segment of 600 units
+// is checked and whose next one, 299 units ending in unreachable, is not:
+// it runs on credit and traps.
+func overdraftModule() []byte {
+	e := Echo{TurnLocals: 1, Turn: Cat(
+		Call(extra), i64c(750), []byte{0x7d}, i64c(8), []byte{0x80}, []byte{0xa7}, Set(0), // n = (fuel_left() - 750) / 8
+		Block, Loop, Get(0), I32Eqz, BrIf(1), Get(0), I32(1), I32Sub, Set(0), Br(0), End, End,
+		Call(TurnFunc+2))}
+	m := withImport(e, "arena", "fuel_left", nil, []byte{i64t})
+	body := Cat([]byte{0}, Repeat(Cat(I32(0), Drop), 299), I32(1), If, End, Repeat(Cat(I32(0), Drop), 149), Unreachable, End)
+	m = ExtendVec(m, 3, 1, []byte{1})
+	return ExtendVec(m, 10, 1, Cat(ULEB(uint64(len(body))), body))
+}
+
+// bankThenChase answers three turns at once, banking the protocol's tank
+// up to its cap of 20,000,000, and spends it all on the fourth.
+func bankThenChase() []byte {
+	m := chaseModule(3968, false)
+	// The chase is the Turn's code after its first two instructions
+	// (i32.const, local.set); guard it with a count of the turns.
+	count := Cat(I32(onceFlag), I32(onceFlag), []byte{0x28, 2, 0}, I32(1), I32Add, Store(0),
+		I32(onceFlag), []byte{0x28, 2, 0}, I32(4), []byte{0x48}, If, []byte{0x0f}, End) // if turns < 4 { return }
+	return replaceTurnPrefix(m, count)
+}
+
+// replaceTurnPrefix puts code at the start of the Turn function (function
+// TurnFunc, the third body of the code section).
+func replaceTurnPrefix(m, code []byte) []byte {
+	sec := SectionOf(m, 10)
+	n, k := ReadULEB(sec)
+	out := Cat(ULEB(n))
+	r := sec[k:]
+	for i := 0; i < int(n); i++ {
+		size, k := ReadULEB(r)
+		body := r[k : k+int(size)]
+		r = r[k+int(size):]
+		if i == 2 {
+			// body: local declarations, then code
+			nl, kk := ReadULEB(body)
+			decl := kk
+			for j := 0; j < int(nl); j++ {
+				_, a := ReadULEB(body[decl:])
+				decl += a + 1
+			}
+			body = Cat(body[:decl], code, body[decl:])
+		}
+		out = Cat(out, ULEB(uint64(len(body))), body)
+	}
+	return WithSections(m, Sec(10, out))
+}
+
+// lineIs checks the answer line of every ok reply.
+func lineIs(want string) func(rs []protocol.Reply) string {
+	return func(rs []protocol.Reply) string {
+		for i, r := range rs {
+			if r.Status == protocol.OK && string(r.Line) != want {
+				return fmt.Sprintf("turn %d: answer %q, want %q", i, r.Line, want)
+			}
+		}
+		return ""
+	}
+}
+
+// The echo module's answer is "{}"; these modules store an errno over the
+// "}" ('0' + errno), so the answer says what the host call returned.
+const answerAtT = 16
+
+func storeErrno(call []byte) []byte {
+	return Cat(I32(answerAtT+1), call, I32('0'), I32Add, []byte{store8, 0, 0})
+}
+
+var red2Corpus = []red2Case{
+	// FIXED (instance.go, stdoutWriter.Write): the host took one step per
+	// line, about 4 ns each; a write of 64 MiB of newlines costs 1M fuel
+	// and took over a second. The start-up allowance bought 25 s of it.
+	{name: "64 MiB of newlines to stdout, forever, in start-up",
+		wasm: func() []byte {
+			n := int32(64 << 20)
+			return inStartup(Echo{MinPages: 1100, Turn: Cat(
+				once(I32(bigAt), I32('\n'), I32(n), MemoryFill, iovec(scratch, bigAt, n)),
+				Forever(wasiCall(FdWrite, 1, scratch, 1, scratch+8)))}.Module())
+		}, want: "fuel fuel fuel fuel", detail: "start-up allowance"},
+	{name: "64 MiB of newlines to stdout, forever, in a turn",
+		wasm: func() []byte {
+			n := int32(64 << 20)
+			return Echo{MinPages: 1100, Turn: Cat(
+				once(I32(bigAt), I32('\n'), I32(n), MemoryFill, iovec(scratch, bigAt, n)),
+				Forever(wasiCall(FdWrite, 1, scratch, 1, scratch+8)))}.Module()
+		},
+		// The first newline is the answer; the rest of the tank goes on
+		// dropped lines, and the next turn finds the instance dry.
+		want: "ok fuel ok fuel", fuel: []int64{3_146_063, 0, 3_146_063, 0}, check: lineIs("")},
+	{name: "64 MiB of newlines to stderr, forever, in start-up",
+		wasm: func() []byte {
+			n := int32(64 << 20)
+			return inStartup(Echo{MinPages: 1100, Turn: Cat(
+				once(I32(bigAt), I32('\n'), I32(n), MemoryFill, iovec(scratch, bigAt, n)),
+				Forever(wasiCall(FdWrite, 2, scratch, 1, scratch+8)))}.Module())
+		}, want: "fuel fuel fuel fuel", detail: "start-up allowance"},
+	// FIXED (hostcost.go, chargeListener.Before): wazero sizes the
+	// buffers as count*48 in 32 bits, so 2^28 subscriptions wrapped to an
+	// empty buffer and it panicked indexing past it (status crash, "index
+	// out of range"); now the call returns EFAULT (21: "{E").
+	{name: "poll_oneoff of 2^28 subscriptions",
+		wasm: func() []byte {
+			return Echo{Turn: storeErrno(Cat(I32(scratch), I32(scratch+4096), I32(1<<28), I32(scratch+8192), Call(PollOneoff)))}.Module()
+		}, want: "ok ok ok ok", check: lineIs("{E")},
+	{name: "poll_oneoff of 2^32-1 subscriptions",
+		wasm: func() []byte {
+			return Echo{Turn: storeErrno(Cat(I32(scratch), I32(scratch+4096), I32(-1), I32(scratch+8192), Call(PollOneoff)))}.Module()
+		}, want: "ok ok ok ok", check: lineIs("{E")},
+	{name: "poll_oneoff of 89,478,485 subscriptions at 0 (the most that do not wrap)",
+		wasm: func() []byte {
+			return Echo{Turn: storeErrno(Cat(I32(0), I32(0), I32(89_478_485), I32(scratch+8192), Call(PollOneoff)))}.Module()
+		}, want: "ok ok ok ok", check: lineIs("{E")},
+	{name: "fd_write through call_indirect, forever",
+		wasm: func() []byte {
+			m := Echo{Table: true, TableMin: 1, Turn: Forever(I32(2), I32(0), I32(1), I32(scratch), I32(0), []byte{0x11, 0, 0}, Drop)}.Module()
+			return WithSections(m, Sec(9, Cat(ULEB(1), []byte{0, 0x41, 0, 0x0b, 1, FdWrite})))
+		}, want: "fuel fuel fuel fuel", fuel: []int64{5_000_000, 5_000_000, 5_000_000, 5_000_000}},
+	{name: "fd_renumber(1, 0) every turn",
+		wasm: func() []byte {
+			return withImport(Echo{Turn: storeErrno(Cat(I32(1), I32(0), Call(extra)))}, "wasi_snapshot_preview1", "fd_renumber", []byte{i32t, i32t}, []byte{i32t})
+		}, want: "ok ok ok ok", check: lineIs("{j")}, // ENOTSUP (58)
+	{name: "fd_close(0) in start-up",
+		wasm: func() []byte {
+			m := withImport(Echo{Turn: wasiCall(extra, 0)}, "wasi_snapshot_preview1", "fd_close", []byte{i32t}, []byte{i32t})
+			return WithSections(m, Sec(8, ULEB(TurnFunc+1)))
+		}, want: "crash crash crash crash", detail: "returned from _start"},
+	{name: "proc_exit(-1)",
+		wasm: func() []byte {
+			return withImport(Echo{Turn: Cat(I32(-1), Call(extra))}, "wasi_snapshot_preview1", "proc_exit", []byte{i32t}, nil)
+		}, want: "crash crash crash crash", detail: "exited with code 4294967295"},
+	{name: "arena.fuel_left, forever",
+		wasm: func() []byte {
+			return withImport(Echo{Turn: Forever(Call(extra), Drop)}, "arena", "fuel_left", nil, []byte{i64t})
+		}, want: "fuel fuel fuel fuel", fuel: []int64{5_000_000, 5_000_000, 5_000_000, 5_000_000}},
+	{name: "sched_yield, forever",
+		wasm: func() []byte {
+			return withImport(Echo{Turn: Forever(Call(extra), Drop)}, "wasi_snapshot_preview1", "sched_yield", nil, []byte{i32t})
+		}, want: "fuel fuel fuel fuel", fuel: []int64{5_000_000, 5_000_000, 5_000_000, 5_000_000}},
+	{name: "args_get at the last bytes of memory",
+		wasm: func() []byte {
+			return withImport(Echo{Turn: storeErrno(Cat(I32(2*65536-4), I32(2*65536-3), Call(extra)))}, "wasi_snapshot_preview1", "args_get", []byte{i32t, i32t}, []byte{i32t})
+		}, want: "ok ok ok ok", check: lineIs("{E")},
+	{name: "fd_readdir of stdin into 128 KiB, forever",
+		wasm: func() []byte {
+			return withImport(Echo{Turn: Forever(I32(0), I32(0), I32(2<<16), i64c(0), I32(scratch), Call(extra), Drop)}, "wasi_snapshot_preview1", "fd_readdir", []byte{i32t, i32t, i32t, i64t, i32t}, []byte{i32t})
+		}, want: "fuel fuel fuel fuel", fuel: []int64{5_000_000, 5_000_000, 5_000_000, 5_000_000}},
+	{name: "sleep for ever, twice, and read both clocks",
+		wasm: func() []byte {
+			sub := Cat(I32(scratch+8), I32(0), []byte{store8, 0, 0}, I32(scratch+16), I32(1), Store(0), I32(scratch+24), i64c(1<<63-1), []byte{i64Store, 3, 0}, I32(scratch+40), I32(0), Store(0))
+			sleep := Cat(sub, wasiCall(PollOneoff, scratch, scratch+64, 1, scratch+128))
+			// t = clock(id); if t < last[id] { unreachable }; last[id] = t
+			check := func(id int32, at int32) []byte {
+				return Cat(I32(id), I64(0), I32(scratch+200), Call(ClockTimeGet), Drop,
+					I32(scratch+200), []byte{i64Load, 3, 0}, I32(at), []byte{i64Load, 3, 0}, []byte{0x54}, If, Unreachable, End, // i64.lt_u
+					I32(at), I32(scratch+200), []byte{i64Load, 3, 0}, []byte{i64Store, 3, 0})
+			}
+			return Echo{Turn: Cat(check(0, scratch+208), check(1, scratch+216), sleep, check(0, scratch+208), check(1, scratch+216), sleep, check(0, scratch+208), check(1, scratch+216),
+				// the wall clock stops at the last nanosecond an int64 holds
+				I32(scratch+208), []byte{i64Load, 3, 0}, i64c(1<<63-1), []byte{0x52}, If, Unreachable, End)}.Module() // i64.ne
+		}, want: "ok ok ok ok"},
+	{name: "a relative clock subscription of -1 (2^64-1 ns)",
+		wasm: func() []byte {
+			sub := Cat(I32(scratch+8), I32(0), []byte{store8, 0, 0}, I32(scratch+16), I32(1), Store(0), I32(scratch+24), i64c(-1), []byte{i64Store, 3, 0}, I32(scratch+40), I32(0), Store(0))
+			return Echo{Turn: storeErrno(Cat(sub, I32(scratch), I32(scratch+64), I32(1), I32(scratch+128), Call(PollOneoff)))}.Module()
+		}, want: "ok ok ok ok", check: lineIs("{0")},
+	{name: "a tail call", wasm: func() []byte { return Echo{Turn: []byte{0x12, TurnFunc}}.Module() },
+		refuse: "tail-call"},
+	// NEW, not fixed: the meter's estimate of the stack (meter.FrameBytes:
+	// 128 bytes plus 16 a local) leaves out what a call passes back: a
+	// function returning 1,000 values takes some 20 KB of wazero's stack
+	// a frame, so 7,633 fuel grows it to wazero's own ceiling (about 100 MB,
+	// not the 400 MB docs/sandbox.md says) before the meter's 16 MiB bound
+	// sees it: "trap: stack overflow", 0.2 s of CPU and 100-150 MB of
+	// host memory a turn, 364 MiB over four restarts. Proposed fix (small,
+	// in sandbox/meter/code.go): count, in the frame of a function that
+	// calls, the largest params+results of the types it calls.
+	{name: "recursion returning 1,000 values",
+		wasm: func() []byte {
+			m := Echo{Turn: Cat(Call(TurnFunc+1), Repeat(Drop, 1000))}.Module()
+			m = ExtendVec(m, 1, 1, Cat([]byte{0x60, 0}, ULEB(1000), Repeat([]byte{i32t}, 1000)))
+			m = ExtendVec(m, 3, 1, []byte{4})
+			body := Cat([]byte{0}, Call(TurnFunc+1), End)
+			return ExtendVec(m, 10, 1, Cat(ULEB(uint64(len(body))), body))
+		}, want: "crash crash crash crash", detail: "unreachable", tank: bigTank, memory: 64 << 20,
+		skip: "new hole, not fixed: the meter's stack estimate leaves out results (see the case's comment)"},
+	// NEW, not fixed: memory latency. A load costs 1 like an add, but a
+	// chain of dependent loads through 248 MiB misses every cache and the
+	// TLB (a nested page walk under KVM): 85-160 ns of CPU a hop of 4
+	// units here, against 0.45 ns a unit for the plain loop measured in
+	// the same run (TestRedTeam2ChaseRate) -- 100 to 350 times. 20M fuel
+	// took 1.7-3.2 s of CPU (7-12 s wall at a load of 19), the start-up
+	// allowance (67.5M after the memory's price) 6-10 s: timeout, not
+	// fuel, on an idle machine too. madvise(MADV_HUGEPAGE) on the mapping
+	// halved it (1.8 s for 20M). No price per instruction fixes this
+	// without pricing every load for the worst case; options for the
+	// cost model's owner: a higher price for loads and stores (a few
+	// units), a smaller start-up allowance and cap, huge pages, and a
+	// backstop sized for the worst rate (about 10 s for the first answer).
+	{name: "pointer chase through 248 MiB in start-up",
+		wasm: func() []byte { return chaseModule(3968, true) },
+		want: "fuel fuel fuel fuel", detail: "start-up allowance",
+		skip: "new hole, not fixed: dependent loads through a large memory cost 100-350 times a plain instruction (see the case's comment)"},
+	{name: "pointer chase through 248 MiB on a full tank of 20,000,000",
+		wasm: bankThenChase, obs: 6,
+		want: "ok ok ok fuel ok ok", fuel: []int64{0, 0, 0, 20_000_000}, cpu: 2 * time.Second,
+		skip: "new hole, not fixed: dependent loads through a large memory cost 100-350 times a plain instruction (see the previous case)"},
+	// KNOWN (the sandbox helper's overdraft item): a segment of up to
+	// 1,000 units that follows a checked one runs unchecked, on credit;
+	// ending in a trap, the turn is crash, not fuel.
+	{name: "an unchecked segment past an empty tank, ending in a trap",
+		wasm: overdraftModule, want: "fuel fuel fuel fuel", detail: "ran out of fuel",
+		skip: "known: overdraft up to 1,000 instructions past an empty tank, fixed on branch sandbox"},
+}
+
+func TestRedTeam2Corpus(t *testing.T) {
+	for _, c := range red2Corpus {
+		t.Run(c.name, func(t *testing.T) { runRed2(t, c) })
+	}
+}
+
+// chaseModule is an echo module whose memory of pages 64 KiB pages holds a
+// cycle of pointers, one in each 4 KiB page in a shuffled order (active data
+// segments, so it costs the start-up allowance nothing but the memory), and
+// whose Turn follows it forever: every load a cache and TLB miss, for 4
+// units of fuel (local.get, i32.load, local.tee, br_if).
+func chaseModule(pages int, startup bool) []byte {
+	n := pages * 16
+	perm := make([]int32, n)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	// A fixed shuffle (xorshift), the same on every run.
+	x := uint64(88172645463325252)
+	for i := n - 1; i > 0; i-- {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		j := int(x % uint64(i+1))
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	addr := func(k int) int32 { return perm[k]*4096 + int32(k%63)*64 + 64 }
+	var segs []byte
+	for k := 0; k < n; k++ {
+		a, next := addr(k), addr((k+1)%n)
+		segs = append(append(append(append(segs, 0), I32(a)...), End...), 4, byte(next), byte(next>>8), byte(next>>16), byte(next>>24))
+	}
+	e := Echo{MinPages: pages, TurnLocals: 1, Turn: Cat(
+		I32(addr(0)), Set(0),
+		Loop, Get(0), []byte{0x28, 2, 0}, Tee(0), BrIf(0), End)}
+	m := ExtendVec(e.Module(), 11, n, segs)
+	if startup {
+		m = inStartup(m)
+	}
+	return m
+}
+
+// withImport is the echo module with one more import, function 5, of the
+// type (params) -> (results); the Turn function is then TurnFunc+1.
+func withImport(e Echo, mod, name string, params, results []byte) []byte {
+	e.Import = mod + "." + name
+	m := e.Module()
+	m = ExtendVec(m, 1, 1, Cat([]byte{0x60}, ULEB(uint64(len(params))), params, ULEB(uint64(len(results))), results))
+	entry := Cat(Name(mod), Name(name), []byte{0, 1})
+	i := bytes.Index(m, entry)
+	if i < 0 {
+		panic("import not found")
+	}
+	m[i+len(entry)-1] = byte(4 + e.Types)
+	return m
+}
+
+// sleb64 is an i64.const of any value.
+func i64c(v int64) []byte {
+	b := []byte{0x42}
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if (v == 0 && c&0x40 == 0) || (v == -1 && c&0x40 != 0) {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
+
+const (
+	extra    = 5 // the function withImport adds
+	i32t     = 0x7f
+	i64t     = 0x7e
+	store8   = 0x3a
+	i64Store = 0x37
+	i64Load  = 0x29
+)
+
+// TestRedTeam2ChaseRate measures the host's CPU time per unit of fuel of the
+// pointer chase against the plain loop, in the same run, and holds the
+// chase to the cost model's promise (docs/fuel.md): a full tank of
+// 20,000,000 in well under a second.
+func TestRedTeam2ChaseRate(t *testing.T) {
+	if !*RedTeamHoles {
+		t.Skip("new hole, not fixed: dependent loads through a large memory cost 100-350 times a plain instruction (see red2Corpus)")
+	}
+	plain := compileBytes(t, Echo{Turn: Forever(Get(0), I32(1), I32Add, Set(0)), TurnLocals: 1}.Module())
+	chase := compileBytes(t, chaseModule(3968, false))
+	rate := func(mod *Module) time.Duration {
+		const tank = 20_000_000
+		in, err := testRT.Start(context.Background(), mod, Config{Tank: &Tank{PerTurn: tank, Cap: tank}, Limits: Limits{Wall: time.Minute}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Stop()
+		c0 := processCPU()
+		r := in.Ask(context.Background(), obsWithFuel(`{}`))
+		c := processCPU() - c0
+		if r.Status != protocol.Fuel {
+			t.Fatalf("reply %+v, want fuel", r)
+		}
+		t.Logf("start-up %d, then a tank of %d: %v of CPU", in.StartupFuel(), tank, c)
+		return c
+	}
+	p, c := rate(plain), rate(chase)
+	t.Logf("chase / plain: %.0f", float64(c)/float64(p))
+	if c > 500*time.Millisecond*raceScale {
+		t.Errorf("20,000,000 fuel of pointer chasing took %v of CPU", c)
+	}
+}
+
+// RedTeamHoles runs the red team's tests of holes not fixed yet, which are
+// skipped otherwise: go test -run RedTeam2 ./sandbox/ -args -redteam.holes
+var RedTeamHoles = flag.Bool("redteam.holes", false, "run the red team's tests of holes not fixed yet")
+
+// FIXED (instance.go, freeMemories): wazero frees a module's memory when
+// the module is closed, but a failed instantiation returns no module, so a
+// start function that touched its memory and then trapped, exited or ran
+// out of fuel left the whole mapping resident for good: 248 MiB a restart,
+// about 1 GiB a match, until the host ran out of memory. Four instances of
+// each such module in a row leave the resident and the virtual memory where
+// they were.
+func TestRedTeam2StartFunctionLeak(t *testing.T) {
+	const size = meter.MaxMemoryPages * 65536
+	fill := Cat(I32(0), I32(7), I32(size), MemoryFill) // touch all 248 MiB
+	exit := withImport(Echo{MinPages: meter.MaxMemoryPages, Turn: Cat(fill, I32(0), Call(extra))}, "wasi_snapshot_preview1", "proc_exit", []byte{i32t}, nil)
+	cases := []struct {
+		name   string
+		wasm   []byte
+		status protocol.Status
+		detail string
+	}{
+		{"a start function that touches 248 MiB and traps",
+			inStartup(Echo{MinPages: meter.MaxMemoryPages, Turn: Cat(fill, Unreachable)}.Module()), protocol.Crash, "unreachable"},
+		{"a start function that touches 248 MiB and runs out of fuel", // growing past the cap costs 32.5M a try
+			inStartup(Echo{MinPages: meter.MaxMemoryPages, Turn: Cat(fill, Forever(I32(65535), MemoryGrow, Drop))}.Module()), protocol.Fuel, "start-up allowance"},
+		{"a start function that touches 248 MiB and exits",
+			WithSections(exit, Sec(8, ULEB(TurnFunc+1))), protocol.Crash, "exited with code 0"},
+		{"a data segment past the end of 248 MiB",
+			ExtendVec(Echo{MinPages: meter.MaxMemoryPages}.Module(), 11, 1, Cat([]byte{0}, I32(size-1), End, ULEB(2), []byte{1, 2})), protocol.Crash, "out of bounds"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mod := compileBytes(t, c.wasm)
+			play := func() {
+				// A backstop of a minute: this is about the memory, and
+				// instantiating 248 MiB of touched memory can take seconds
+				// on a loaded machine (the known start-up item).
+				in, err := testRT.Start(context.Background(), mod, Config{Tank: protocolTank(), Limits: Limits{Wall: time.Minute}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := in.Ask(context.Background(), obsWithFuel(`{}`))
+				in.Stop()
+				if r.Status != c.status || !strings.Contains(r.Detail, c.detail) {
+					t.Fatalf("reply %+v, want %s (%s)", r, c.status, c.detail)
+				}
+			}
+			play()
+			before, rss := measure(t), rssBytes()
+			for i := 0; i < 4; i++ {
+				play()
+			}
+			after, rss2 := measure(t), rssBytes()
+			t.Logf("resident %+d MiB, virtual %+d MiB", (rss2-rss)>>20, (int64(after.vmSize)-int64(before.vmSize))>>20)
+			if rss2 > rss+200<<20 {
+				t.Errorf("resident memory grew by %d MiB", (rss2-rss)>>20)
+			}
+			if after.vmSize > before.vmSize+1<<30 {
+				t.Errorf("virtual memory grew by %d MiB", (after.vmSize-before.vmSize)>>20)
+			}
+		})
+	}
+}
