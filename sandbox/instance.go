@@ -140,7 +140,7 @@ const clockEpoch = 1_767_225_600
 
 // How long Stop waits for the guest to notice the kill flag. The guest checks
 // it at least every Slice instructions, so this only guards against a bug.
-const stopGrace = 5 * time.Second
+const stopGrace = 5 * time.Second * raceScale // one host call can take seconds under the race detector (random_get of 240 MiB)
 
 // The panics that abort a guest from a host function; wazero turns them
 // into an error returned from the guest's _start.

@@ -32,6 +32,9 @@ type red2Case struct {
 	detail string // in the first non-ok reply's detail
 	fuel   []int64
 	tank   func() *Tank
+	// perGame: every instance of a run shares one tank of this much, as
+	// a game with a chess clock gives (Lines and Boxes: 1,000,000,000).
+	perGame int64
 	// cpu bounds the host's CPU time over one run (compile and match);
 	// default red2CPU.
 	cpu time.Duration
@@ -76,6 +79,10 @@ func runRed2(t *testing.T, c red2Case) {
 			if tank == nil {
 				tank = protocolTank
 			}
+			if c.perGame > 0 {
+				shared := &Tank{Left: c.perGame, Cap: c.perGame}
+				tank = func() *Tank { return shared }
+			}
 			n := c.obs
 			if n == 0 {
 				n = 4
@@ -95,7 +102,7 @@ func runRed2(t *testing.T, c red2Case) {
 			if r.Status == protocol.Timeout {
 				t.Errorf("turn %d: timeout (%s)", i, r.Detail)
 			}
-			if r.Fuel > 20_000_000 {
+			if r.Fuel > max(20_000_000, c.perGame) {
 				t.Errorf("turn %d: fuel %d, more than a full tank", i, r.Fuel)
 			}
 			if c.fuel != nil && i < len(c.fuel) && r.Fuel != c.fuel[i] {
@@ -379,8 +386,32 @@ var red2Corpus = []red2Case{
 		skip: "known: overdraft up to 1,000 instructions past an empty tank, fixed on branch sandbox"},
 }
 
+// NEW, not fixed: the chess clock of Lines and Boxes. Its tank of
+// 1,000,000,000 (game.FuelPolicy.PerGame) may all be spent in one answer,
+// fifty times the 20,000,000 the prices are calibrated to fit in the 2 s
+// backstop (docs/fuel.md): a plain loop took 0.27 s of CPU for it (1 s of
+// wall clock at a load of 22 on the 2 cores), memory.fill of 1 MiB 1.1 s of
+// CPU and the backstop fired, twice; and what the killed instance had spent
+// of the shared tank by then depends on the load, so the next turns' fuel
+// differed from run to run (128M, 250M): the replay does not rerun. Proposed fix (wasmbot and
+// the sandbox): a per-answer limit on what a chess-clock turn may spend
+// (the 20,000,000 cap, say, with the clock as the game's total), or a
+// backstop that grows with the fuel the answer may spend.
+var red2PerGame = []red2Case{
+	{name: "a chess-clock tank of 1e9 spent in one answer, a plain loop",
+		wasm:    func() []byte { return Echo{TurnLocals: 1, Turn: Forever(Get(0), I32(1), I32Add, Set(0))}.Module() },
+		perGame: 1_000_000_000, want: "fuel fuel fuel fuel", fuel: []int64{1_000_000_000, 0, 0, 0}, cpu: 8 * time.Second,
+		skip: "new hole, not fixed: a chess-clock tank of 1e9 in one answer does not fit the backstop (see red2PerGame)"},
+	{name: "a chess-clock tank of 1e9 spent in one answer, memory.fill of 1 MiB",
+		wasm: func() []byte {
+			return Echo{MinPages: 64, Turn: Forever(I32(bigAt), I32(7), I32(1<<20), MemoryFill)}.Module()
+		},
+		perGame: 1_000_000_000, want: "fuel fuel fuel fuel", fuel: []int64{1_000_000_000, 0, 0, 0}, cpu: 8 * time.Second,
+		skip: "new hole, not fixed: a chess-clock tank of 1e9 in one answer does not fit the backstop (see red2PerGame)"},
+}
+
 func TestRedTeam2Corpus(t *testing.T) {
-	for _, c := range red2Corpus {
+	for _, c := range append(red2Corpus, red2PerGame...) {
 		t.Run(c.name, func(t *testing.T) { runRed2(t, c) })
 	}
 }
@@ -499,7 +530,7 @@ var RedTeamHoles = flag.Bool("redteam.holes", false, "run the red team's tests o
 // the module is closed, but a failed instantiation returns no module, so a
 // start function that touched its memory and then trapped, exited or ran
 // out of fuel left the whole mapping resident for good: 248 MiB a restart,
-// about 1 GiB a match, until the host ran out of memory. Four instances of
+// about 1 GiB a match, until the host ran out of memory. Three instances of
 // each such module in a row leave the resident and the virtual memory where
 // they were.
 func TestRedTeam2StartFunctionLeak(t *testing.T) {
@@ -540,7 +571,7 @@ func TestRedTeam2StartFunctionLeak(t *testing.T) {
 			}
 			play()
 			before, rss := measure(t), rssBytes()
-			for i := 0; i < 4; i++ {
+			for i := 0; i < 3; i++ {
 				play()
 			}
 			after, rss2 := measure(t), rssBytes()
@@ -553,4 +584,183 @@ func TestRedTeam2StartFunctionLeak(t *testing.T) {
 			}
 		})
 	}
+}
+
+// NEW, not fixed: Runtime.Compile holds the Runtime's one lock for the
+// whole compile, the child process included (up to 10 s of CPU, 100 s of
+// wall clock), and a module already compiled is looked up under the same
+// lock. So while a stranger's slow module compiles, every match that opens
+// a bot (wasmbot.Open calls Compile, a cache hit) waits for it, and
+// distinct slow modules (one byte apart each, which the refusal cache does
+// not recognise) can keep every match of a server waiting. Proposed fix
+// (runtime.go): look the caches up under r.mu and release it; serialize
+// only the compiling itself, under a second lock, checking the caches again
+// once it is held.
+func TestRedTeam2CompileDoesNotBlockCacheHits(t *testing.T) {
+	if !*RedTeamHoles {
+		t.Skip("new hole, not fixed: a cache hit in Compile waits for any compile in progress (see the comment)")
+	}
+	cached := Echo{}.Module()
+	compileBytes(t, cached)
+	// Empty ifs are quadratic in wazero's compiler (docs/sandbox.md); a
+	// constant new on every run keeps any cache from knowing the module.
+	slow := Echo{Turn: Cat(I64(int32(time.Now().UnixNano())), Drop, Repeat(Cat(I32(0), If, End), 3000))}.Module()
+	done := make(chan error, 1)
+	go func() {
+		_, err := testRT.Compile(context.Background(), slow)
+		done <- err
+	}()
+	for testRT.mu.TryLock() { // until the slow compile holds the Runtime
+		testRT.mu.Unlock()
+		time.Sleep(time.Millisecond)
+	}
+	start := time.Now()
+	if _, err := testRT.Compile(context.Background(), cached); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		t.Errorf("a module compiled before waited %v for another one's compile (%v)", time.Since(start), err)
+	default:
+		<-done
+	}
+}
+
+// A stopped instance is gone at once, even in the middle of the largest
+// single operations: the guest ends (its goroutine and memory freed)
+// before Stop returns, within the 5 s grace of Stop.
+func TestRedTeam2StopsAtOnce(t *testing.T) {
+	n := int32(64 << 20)
+	cases := []struct {
+		name string
+		wasm []byte
+	}{
+		{"writing 64 MiB of newlines to stdout, forever", Echo{MinPages: meter.MaxMemoryPages, Turn: Cat(
+			once(I32(bigAt), I32('\n'), I32(n), MemoryFill, iovec(scratch, bigAt, n)),
+			Forever(wasiCall(FdWrite, 1, scratch, 1, scratch+8)))}.Module()},
+		{"random_get of 64 MiB, forever", Echo{MinPages: meter.MaxMemoryPages, Turn: Forever(wasiCall(RandomGet, bigAt, n))}.Module()},
+		{"memory.copy of 32 MiB, forever", Echo{MinPages: meter.MaxMemoryPages, Turn: Forever(I32(bigAt), I32(bigAt+n/2), I32(n/2), MemoryCopy)}.Module()},
+		{"a pointer chase through 248 MiB", chaseModule(meter.MaxMemoryPages, false)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mod := compileBytes(t, c.wasm)
+			in, err := testRT.Start(context.Background(), mod, Config{Tank: bigTank(), Limits: Limits{Wall: 20 * time.Millisecond}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Stop on its own while the guest works: Ask's backstop
+			// would stop it too.
+			go func() {
+				time.Sleep(10 * time.Millisecond)
+				in.kill()
+			}()
+			r := in.Ask(context.Background(), obsWithFuel(`{}`))
+			start, cpu := time.Now(), processCPU()
+			in.Stop()
+			took, cpu := time.Since(start), processCPU()-cpu
+			select {
+			case <-in.done:
+			default:
+				t.Fatalf("Stop returned after %v with the guest still running", took)
+			}
+			// The one bulk operation or host call in progress finishes
+			// first: random_get of 240 MiB takes 0.4 s of CPU, 5 s and
+			// more of wall clock under the race detector on a loaded
+			// machine (hence Stop's grace of 5 s times raceScale); these
+			// take a quarter of that.
+			t.Logf("%s; stopped in %v, %v of CPU", r.Status, took, cpu)
+			if cpu > time.Second*raceScale {
+				t.Errorf("Stop took %v of CPU", cpu)
+			}
+		})
+	}
+}
+
+// refStdout is stdoutWriter.Write as it was before lines that no answer
+// awaits were skipped in one search: one step per line. The fuzz target
+// below holds the fast path to it.
+type refStdout struct {
+	line        []byte
+	overflow    bool
+	outstanding bool
+	replies     []protocol.Reply
+}
+
+func (s *refStdout) write(p []byte, maxLine int) {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		chunk := p
+		if i >= 0 {
+			chunk = p[:i]
+		}
+		if !s.overflow {
+			if len(s.line)+len(chunk) > maxLine {
+				s.overflow = true
+				s.line = s.line[:0]
+				if s.outstanding {
+					s.outstanding = false
+					s.replies = append(s.replies, protocol.Reply{Status: protocol.Malformed})
+				}
+			} else {
+				s.line = append(s.line, chunk...)
+			}
+		}
+		if i < 0 {
+			break
+		}
+		if !s.overflow && s.outstanding {
+			s.outstanding = false
+			s.replies = append(s.replies, protocol.Reply{Status: protocol.OK, Line: append([]byte(nil), s.line...)})
+		}
+		s.line = s.line[:0]
+		s.overflow = false
+		p = p[i+1:]
+	}
+}
+
+// Whatever the bytes, the pieces they are written in and the moments an
+// answer is awaited, stdoutWriter gives the same answers and leaves the same
+// line in progress as the one-step-per-line reference.
+func FuzzRedTeam2StdoutState(f *testing.F) {
+	f.Add([]byte("a\nb\n\nccc\ndd"), []byte{3, 0, 1, 200, 2}, uint8(4))
+	f.Add([]byte("\n\n\n\nxxxxxxxxxx\nyy"), []byte{1, 1, 9, 0}, uint8(3))
+	f.Add(bytes.Repeat([]byte("0123456789\n"), 1000), []byte{255, 7, 0, 128}, uint8(20))
+	f.Fuzz(func(t *testing.T, out, ops []byte, maxLine uint8) {
+		if maxLine == 0 {
+			maxLine = 1
+		}
+		in := &Instance{limits: Limits{MaxLine: int(maxLine)}, tank: &Tank{}, answers: make(chan protocol.Reply, 1<<16)}
+		ref := &refStdout{}
+		w := stdoutWriter{in}
+		// Each op: an odd byte awaits an answer (a delivery), an even one
+		// writes the next op/2+1 bytes of out.
+		for _, op := range ops {
+			if op%2 == 1 {
+				in.outstanding, ref.outstanding = true, true
+				continue
+			}
+			n := min(int(op)/2+1, len(out))
+			if _, err := w.Write(out[:n]); err != nil {
+				t.Fatal(err)
+			}
+			ref.write(out[:n], int(maxLine))
+			out = out[n:]
+		}
+		var got []protocol.Reply
+		for len(in.answers) > 0 {
+			got = append(got, <-in.answers)
+		}
+		if len(got) != len(ref.replies) {
+			t.Fatalf("%d answers, want %d", len(got), len(ref.replies))
+		}
+		for i := range got {
+			if got[i].Status != ref.replies[i].Status || !bytes.Equal(got[i].Line, ref.replies[i].Line) {
+				t.Errorf("answer %d: %s %q, want %s %q", i, got[i].Status, got[i].Line, ref.replies[i].Status, ref.replies[i].Line)
+			}
+		}
+		if !bytes.Equal(in.line, ref.line) || in.overflow != ref.overflow || in.outstanding != ref.outstanding {
+			t.Errorf("left line %q overflow %v outstanding %v, want %q %v %v", in.line, in.overflow, in.outstanding, ref.line, ref.overflow, ref.outstanding)
+		}
+	})
 }
