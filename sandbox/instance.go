@@ -549,19 +549,21 @@ func (s stdoutWriter) Write(p []byte) (int, error) {
 	in := s.in
 	n := len(p)
 	for len(p) > 0 {
-		if !in.outstanding {
-			// No answer is awaited, so every line p completes is dropped:
-			// skip them in one search rather than one step per line (a bot
-			// can write 256 MiB of newlines for 4M fuel, and a step per
-			// line took a second of host time per such write).
-			if last := lastNewline(p); last >= 0 {
-				in.line = in.line[:0]
-				in.overflow = false
-				p = p[last+1:]
-				continue
-			}
-		}
 		i := indexNewline(p)
+		if i >= 0 && !in.outstanding {
+			// No answer is awaited, so every line p completes is dropped:
+			// go to the last newline in one search rather than one step
+			// per line (a bot can write 256 MiB of newlines for 4M fuel,
+			// and a step per line took a second of host time per such
+			// write). What follows it has no newline.
+			i += 1 + lastNewline(p[i+1:])
+			in.line = in.line[:0]
+			in.overflow = false
+			if p = p[i+1:]; len(p) == 0 {
+				break
+			}
+			i = -1
+		}
 		chunk := p
 		if i >= 0 {
 			chunk = p[:i]
@@ -596,19 +598,26 @@ func (s stdoutWriter) Write(p []byte) (int, error) {
 // plain instruction per byte.
 func indexNewline(p []byte) int { return bytes.IndexByte(p, '\n') }
 
-// lastNewline is bytes.LastIndexByte(p, '\n'), which is a plain loop, with
-// the vectorized forward search over blocks taken from the end: only the
-// block holding the last newline is searched byte by byte.
+// lastNewline is bytes.LastIndexByte(p, '\n'), which is a plain loop, done
+// with the vectorized forward search: over blocks of 4 KiB from the end,
+// then blocks of 64 bytes of the block that has a newline, then byte by
+// byte over 64 bytes at most.
 func lastNewline(p []byte) int {
-	const block = 4 << 10
-	for end := len(p); end > 0; {
-		start := max(end-block, 0)
-		if indexNewline(p[start:end]) >= 0 {
-			return start + bytes.LastIndexByte(p[start:end], '\n')
+	lo, hi := 0, len(p) // the last newline is in p[lo:hi], if anywhere
+	for _, block := range [...]int{4 << 10, 64} {
+		found := false
+		for end := hi; end > lo && !found; {
+			start := max(end-block, lo)
+			if indexNewline(p[start:end]) >= 0 {
+				lo, hi, found = start, end, true
+			}
+			end = start
 		}
-		end = start
+		if !found {
+			return -1
+		}
 	}
-	return -1
+	return lo + bytes.LastIndexByte(p[lo:hi], '\n')
 }
 
 // randReader is random_get: a deterministic byte stream from the seed,
