@@ -170,8 +170,6 @@ type Instance struct {
 	killCh   chan struct{}
 	killOnce sync.Once
 
-	memories []experimental.LinearMemory // allocated for this instance; freed when it ends
-
 	// ---- guest goroutine only ----
 	fuel        api.MutableGlobal // the counter; nil until the module is instantiated
 	budget      int64             // fuel not yet handed to the guest
@@ -185,6 +183,8 @@ type Instance struct {
 	pending     []byte            // the rest of the observation line being read
 	line        []byte            // the answer line being written
 	overflow    bool              // the line being written is over MaxLine
+
+	memories []experimental.LinearMemory // allocated for this instance; freed when it ends
 }
 
 type instanceKey struct{}
