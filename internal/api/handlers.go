@@ -695,18 +695,21 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 
 // MatchJSON is a match as the API shows it.
 type MatchJSON struct {
-	ID       int64             `json:"id"`
-	Game     string            `json:"game"`
-	Params   map[string]string `json:"params"`
-	Seed     string            `json:"seed"` // a string: JSON numbers lose 64-bit precision
-	Kind     string            `json:"kind"`
-	State    string            `json:"state"`
-	Reason   string            `json:"reason,omitempty"`
-	Turns    int64             `json:"turns"`
-	Created  time.Time         `json:"created"`
-	Finished *time.Time        `json:"finished,omitempty"`
-	Seats    []SeatJSON        `json:"seats"`
-	Replay   json.RawMessage   `json:"replay,omitempty"`
+	ID     int64             `json:"id"`
+	Game   string            `json:"game"`
+	Params map[string]string `json:"params"`
+	Seed   string            `json:"seed"` // a string: JSON numbers lose 64-bit precision
+	Kind   string            `json:"kind"`
+	State  string            `json:"state"`
+	Reason string            `json:"reason,omitempty"`
+	Turns  int64             `json:"turns"`
+	// Determinism is "checked" or "mismatch" for a match run a second time
+	// and compared (docs/deploy.md); absent for the others.
+	Determinism string          `json:"determinism,omitempty"`
+	Created     time.Time       `json:"created"`
+	Finished    *time.Time      `json:"finished,omitempty"`
+	Seats       []SeatJSON      `json:"seats"`
+	Replay      json.RawMessage `json:"replay,omitempty"`
 }
 
 // SeatJSON is one seat of a match.
@@ -724,7 +727,7 @@ type SeatJSON struct {
 
 func matchJSON(m store.Match) MatchJSON {
 	j := MatchJSON{ID: m.ID, Game: m.Game, Params: m.Params, Seed: strconv.FormatUint(m.Seed, 10), Kind: m.Kind, State: m.State,
-		Reason: m.Reason, Turns: m.Turns, Created: m.CreatedAt.UTC(), Seats: []SeatJSON{}}
+		Reason: m.Reason, Turns: m.Turns, Determinism: m.Determinism, Created: m.CreatedAt.UTC(), Seats: []SeatJSON{}}
 	if j.Params == nil {
 		j.Params = map[string]string{}
 	}

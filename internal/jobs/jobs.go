@@ -228,21 +228,23 @@ func (q *Queue) Publish(ctx context.Context, j Job) error {
 	return nil
 }
 
-// PublishResult sends a job's outcome, deduplicated by match id.
-func (q *Queue) PublishResult(ctx context.Context, r Result) error {
+// PublishResult sends a job's outcome, deduplicated by match id: it reports
+// duplicate when the stream already had a result of the match (a late copy
+// from a worker that was cut off while another ran the match again).
+func (q *Queue) PublishResult(ctx context.Context, r Result) (duplicate bool, err error) {
 	data, err := json.Marshal(r)
 	if err != nil {
-		return err
+		return false, err
 	}
 	id := "result-" + strconv.FormatInt(r.MatchID, 10)
 	if r.Check {
 		id = "check-result-" + strconv.FormatInt(r.MatchID, 10)
 	}
-	_, err = q.JS.Publish(ctx, ResultSubject, data, jetstream.WithMsgID(id))
+	ack, err := q.JS.Publish(ctx, ResultSubject, data, jetstream.WithMsgID(id))
 	if err != nil {
-		return fmt.Errorf("jobs: publish result of match %d: %w", r.MatchID, err)
+		return false, fmt.Errorf("jobs: publish result of match %d: %w", r.MatchID, err)
 	}
-	return nil
+	return ack.Duplicate, nil
 }
 
 // PutWasm stores a module under its sha256 (a no-op when it is there).

@@ -24,7 +24,8 @@ import (
 
 // Users of an exposed embedded server. The server process connects in
 // process as ServerUser with a password that lives only in its memory;
-// workers connect as WorkerUser with the password of the creds file.
+// workers connect as WorkerUser with the password of the creds file, and
+// may do only what a worker does (WorkerPermissions).
 const (
 	ServerUser = "arena"
 	WorkerUser = "worker"
@@ -173,7 +174,7 @@ func (l Listen) Apply() (func(*natsserver.Options) error, error) {
 		o.Host, o.Port = host, p
 		o.Users = []*natsserver.User{
 			{Username: ServerUser, Password: l.ServerPassword},
-			{Username: WorkerUser, Password: l.WorkerPassword},
+			{Username: WorkerUser, Password: l.WorkerPassword, Permissions: WorkerPermissions()},
 		}
 		if tc != nil {
 			o.TLSConfig, o.TLS, o.TLSTimeout = tc, true, 5
@@ -233,6 +234,10 @@ func Dial(urls string, c Creds, name string) (*nats.Conn, error) {
 	}
 	if c.User != "" {
 		opts = append(opts, nats.UserInfo(c.User, c.Password))
+	}
+	if c.User == WorkerUser {
+		// Replies come where the worker's permissions let it listen.
+		opts = append(opts, nats.CustomInboxPrefix(WorkerInbox))
 	}
 	if c.CA != "" {
 		pool := x509.NewCertPool()
