@@ -306,6 +306,7 @@ func TestTwoWorkersSIGKILL(t *testing.T) {
 	w1, w2 := c.startWorker(""), c.startWorker("")
 	s := c.store()
 	waitFor(t, "two workers announced", 20*time.Second, func() bool { return len(c.roster()) == 2 })
+	publicWorkerFields(t, c.base)
 	waitFor(t, "6 matches finished", 40*time.Second, func() bool { return finishedCount(t, s) >= 6 })
 	// One match in three is run again on the other worker and compared.
 	same := `arena_determinism_checks_total{outcome="same",where="other"}`
@@ -331,6 +332,32 @@ func TestTwoWorkersSIGKILL(t *testing.T) {
 	}
 	if n := metric(t, c.base, `arena_workers`); n != 1 {
 		t.Fatalf("arena_workers = %v after one of two was killed", n)
+	}
+}
+
+// publicWorkerFields checks that GET /api/v1/workers, public on purpose
+// (docs/api.md), shows exactly the documented fields to anyone: a new field
+// there is a decision, not an accident.
+func publicWorkerFields(t *testing.T, base string) {
+	t.Helper()
+	var out struct {
+		Local   *int             `json:"local_workers"`
+		Workers []map[string]any `json:"workers"`
+	}
+	getJSON(t, base+"/api/v1/workers", &out)
+	want := []string{"cores", "cost_model", "current", "failed", "id", "interval", "last_seen", "matches_run", "name", "parallel", "refused", "started", "version"}
+	if out.Local == nil || len(out.Workers) == 0 {
+		t.Fatalf("GET /api/v1/workers: %+v", out)
+	}
+	for _, w := range out.Workers {
+		var keys []string
+		for k := range w {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		if !slices.Equal(keys, want) {
+			t.Fatalf("GET /api/v1/workers shows %v; docs/api.md documents %v", keys, want)
+		}
 	}
 }
 
