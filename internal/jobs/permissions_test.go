@@ -41,26 +41,9 @@ func (v *violations) take() []string {
 // consumer on the result stream, or listen to replies meant for others.
 func TestWorkerPermissions(t *testing.T) {
 	l := jobs.Listen{Addr: "127.0.0.1:23300", WorkerPassword: "w0rker", ServerPassword: "s3rver"}
-	opt, err := l.Apply()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns, err := jobs.StartServer(t.TempDir(), opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ns.Shutdown)
-	snc, err := jobs.Connect(ns, jobs.ServerUser, "s3rver")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer snc.Close()
+	snc, sq := exposed(t, l, 5*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	sq, err := jobs.Setup(ctx, snc, jobs.Config{AckWait: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
 	module := []byte("\x00asm module bytes")
 	if err := sq.PutWasm(ctx, "f00d", module); err != nil {
 		t.Fatal(err)

@@ -188,76 +188,7 @@ func finishedCount(t *testing.T, s *store.Store) int {
 	return n
 }
 
-// exactlyOnce checks that every rated match was counted once: each bot's
-// match count equals its applied rated matches and its rating history (one
-// entry per match), and that no failed match moved a rating. A finished
-// match waits to be applied only for an earlier match still live.
-func exactlyOnce(t *testing.T, s *store.Store) {
-	t.Helper()
-	ctx := context.Background()
-	rated := map[int64]int{}
-	failed := map[int64]bool{}
-	firstLive := int64(1 << 62)
-	lives, err := s.Matches(ctx, store.MatchFilter{Live: true, Limit: 200})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range lives {
-		firstLive = min(firstLive, m.ID)
-	}
-	f := store.MatchFilter{Limit: 200}
-	for {
-		ms, err := s.Matches(ctx, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range ms {
-			switch {
-			case m.Kind == store.KindRated && m.State == store.Finished && !m.Applied:
-				if m.ID < firstLive {
-					t.Errorf("match %d finished but not rated, with no earlier match live", m.ID)
-				}
-			case m.Kind == store.KindRated && m.State == store.Finished:
-				for _, seat := range m.Seats {
-					rated[seat.BotID]++
-				}
-			case m.State == store.Failed:
-				failed[m.ID] = true
-			}
-		}
-		if len(ms) < f.Limit {
-			break
-		}
-		f.Before = ms[len(ms)-1].ID
-	}
-	total := 0
-	for _, g := range []string{"dots-and-boxes", "lines-and-boxes", "grid-royale"} {
-		bots, err := s.ActiveBots(ctx, g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, b := range bots {
-			h, err := s.RatingHistory(ctx, b.ID, 0, 100000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			seen := map[int64]bool{}
-			for _, p := range h {
-				if seen[p.MatchID] || failed[p.MatchID] {
-					t.Errorf("bot %d: rating moved twice or by a failed match (match %d)", b.ID, p.MatchID)
-				}
-				seen[p.MatchID] = true
-			}
-			if int(b.Matches) != rated[b.ID] || len(h) != rated[b.ID] {
-				t.Errorf("bot %d: %d matches counted, %d rating changes, %d rated matches recorded", b.ID, b.Matches, len(h), rated[b.ID])
-			}
-			total += rated[b.ID]
-		}
-	}
-	if total == 0 {
-		t.Error("no rated match was recorded: the check proves nothing")
-	}
-}
+var exactlyOnce = clitest.ExactlyOnce
 
 // catchMidMatch waits for a worker among those given running a match,
 // cuts it off from the server (cut: kill, freeze, partition), and returns
