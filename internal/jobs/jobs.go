@@ -137,7 +137,7 @@ func StartServer(dir string, opts ...func(*natsserver.Options) error) (*natsserv
 func Connect(ns *natsserver.Server, userPassword ...string) (*nats.Conn, error) {
 	opts := []nats.Option{nats.InProcessServer(ns), nats.Name("arena")}
 	if len(userPassword) == 2 {
-		opts = append(opts, nats.UserInfo(userPassword[0], userPassword[1]))
+		opts = append(opts, login(userPassword[0], userPassword[1])...)
 	}
 	nc, err := nats.Connect("", opts...)
 	if err != nil {

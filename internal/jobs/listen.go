@@ -221,6 +221,16 @@ func WorkerPasswordFor(dir string) (string, error) {
 	return NewPassword()
 }
 
+// login is how a user connects: a worker gets its replies where its
+// permissions let it listen (WorkerInbox).
+func login(user, password string) []nats.Option {
+	opts := []nats.Option{nats.UserInfo(user, password)}
+	if user == WorkerUser {
+		opts = append(opts, nats.CustomInboxPrefix(WorkerInbox))
+	}
+	return opts
+}
+
 // Dial connects to a NATS server (or cluster: comma-separated URLs) over the
 // network. It reconnects forever, so that a worker outlives restarts of the
 // server; c may be empty for a server without authentication.
@@ -233,11 +243,7 @@ func Dial(urls string, c Creds, name string) (*nats.Conn, error) {
 		nats.RetryOnFailedConnect(true),
 	}
 	if c.User != "" {
-		opts = append(opts, nats.UserInfo(c.User, c.Password))
-	}
-	if c.User == WorkerUser {
-		// Replies come where the worker's permissions let it listen.
-		opts = append(opts, nats.CustomInboxPrefix(WorkerInbox))
+		opts = append(opts, login(c.User, c.Password)...)
 	}
 	if c.CA != "" {
 		pool := x509.NewCertPool()

@@ -1,0 +1,46 @@
+package worker
+
+import (
+	"testing"
+
+	"github.com/arenabots/arena/internal/jobs"
+)
+
+// TestHooksAbsentFromReleaseBuilds: the package's tests are built without
+// the arenatesthooks tag, as a release is, so the environment must not
+// reach the hooks however it is set.
+func TestHooksAbsentFromReleaseBuilds(t *testing.T) {
+	t.Setenv(TestHooksEnv, "crash-on=1,perturb-checks")
+	if hooks != (testHooks{}) {
+		t.Fatalf("hooks %+v in a build without the arenatesthooks tag", hooks)
+	}
+}
+
+func TestParseTestHooks(t *testing.T) {
+	h, err := parseTestHooks(" crash-on=7 , perturb-checks")
+	if err != nil || h != (testHooks{crashOn: 7, perturbChecks: true}) {
+		t.Fatalf("parsed %+v, %v", h, err)
+	}
+	if !h.crash(7) || h.crash(8) {
+		t.Fatal("crash-on=7 must crash on match 7 only")
+	}
+	if h, err := parseTestHooks(""); err != nil || h != (testHooks{}) {
+		t.Fatalf("empty: %+v, %v", h, err)
+	}
+	for _, bad := range []string{"crash-on", "crash-on=x", "crash-on=0", "crash-on=-2", "perturb", "explode=1"} {
+		if _, err := parseTestHooks(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	replay := []byte(`{"turns":[]}`)
+	r := jobs.Result{Check: true, Replay: replay}
+	h.perturb(&r)
+	if string(r.Replay) == string(replay) || string(replay) != `{"turns":[]}` {
+		t.Fatalf("a check's replay not perturbed (or the original changed): %q", r.Replay)
+	}
+	r = jobs.Result{Replay: replay}
+	h.perturb(&r)
+	if string(r.Replay) != string(replay) {
+		t.Fatal("a recorded run's replay was perturbed: only checks are")
+	}
+}
