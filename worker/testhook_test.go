@@ -2,6 +2,8 @@ package worker
 
 import (
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/arenabots/arena/internal/jobs"
@@ -43,4 +45,32 @@ func TestParseTestHooks(t *testing.T) {
 	if string(r.Replay) != string(replay) {
 		t.Fatal("a recorded run's replay was perturbed: only checks are")
 	}
+}
+
+// FuzzParseTestHooks: any value either is refused or parses to hooks that
+// print back to a value that parses the same.
+func FuzzParseTestHooks(f *testing.F) {
+	for _, s := range []string{"", "crash-on=3", "perturb-checks", "crash-on=9,perturb-checks", " , ", "crash-on=-1", "x=y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		h, err := parseTestHooks(s)
+		if err != nil {
+			return
+		}
+		if h.crashOn < 0 {
+			t.Fatalf("%q: crash-on %d", s, h.crashOn)
+		}
+		var parts []string
+		if h.crashOn != 0 {
+			parts = append(parts, "crash-on="+strconv.FormatInt(h.crashOn, 10))
+		}
+		if h.perturbChecks {
+			parts = append(parts, "perturb-checks")
+		}
+		again, err := parseTestHooks(strings.Join(parts, ","))
+		if err != nil || again != h {
+			t.Fatalf("%q -> %+v -> %+v, %v", s, h, again, err)
+		}
+	})
 }
