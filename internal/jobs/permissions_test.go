@@ -3,11 +3,16 @@ package jobs_test
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -172,4 +177,39 @@ func TestWorkerPermissions(t *testing.T) {
 			t.Errorf("stream %s holds %d messages after the denied attempts; want 0", name, info.State.Msgs)
 		}
 	}
+}
+
+// TestDeployDocPermissions: the NATS configuration that docs/deploy.md gives
+// for an external cluster grants the worker user exactly WorkerPermissions.
+func TestDeployDocPermissions(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/deploy.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, conf, ok := strings.Cut(string(doc), "```\nserver_name: nats-1\n")
+	conf, _, ok2 := strings.Cut(conf, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/deploy.md: no NATS configuration block starting with server_name: nats-1")
+	}
+	// The certificates it names are not here: parse the rest.
+	conf = regexp.MustCompile(`(?s)\ntls \{.*?\n\}`).ReplaceAllString(conf, "")
+	path := filepath.Join(t.TempDir(), "nats.conf")
+	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opts, err := natsserver.ProcessConfigFile(path)
+	if err != nil {
+		t.Fatalf("docs/deploy.md's NATS configuration: %v", err)
+	}
+	for _, u := range opts.Users {
+		if u.Username != jobs.WorkerUser {
+			continue
+		}
+		want := jobs.WorkerPermissions()
+		if u.Permissions == nil || !reflect.DeepEqual(u.Permissions.Publish, want.Publish) || !reflect.DeepEqual(u.Permissions.Subscribe, want.Subscribe) {
+			t.Fatalf("docs/deploy.md gives the worker %+v; jobs.WorkerPermissions is %+v", u.Permissions, want)
+		}
+		return
+	}
+	t.Fatal("docs/deploy.md's NATS configuration has no worker user")
 }
