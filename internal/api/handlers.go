@@ -695,21 +695,22 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 
 // MatchJSON is a match as the API shows it.
 type MatchJSON struct {
-	ID     int64             `json:"id"`
-	Game   string            `json:"game"`
-	Params map[string]string `json:"params"`
-	Seed   string            `json:"seed"` // a string: JSON numbers lose 64-bit precision
-	Kind   string            `json:"kind"`
-	State  string            `json:"state"`
-	Reason string            `json:"reason,omitempty"`
-	Turns  int64             `json:"turns"`
+	ID       int64             `json:"id"`
+	Game     string            `json:"game"`
+	Params   map[string]string `json:"params"`
+	Seed     string            `json:"seed"` // a string: JSON numbers lose 64-bit precision
+	Kind     string            `json:"kind"`
+	State    string            `json:"state"`
+	Reason   string            `json:"reason,omitempty"`
+	Turns    int64             `json:"turns"`
+	Created  time.Time         `json:"created"`
+	Finished *time.Time        `json:"finished,omitempty"`
+	Seats    []SeatJSON        `json:"seats"`
+	Replay   json.RawMessage   `json:"replay,omitempty"`
+
 	// Determinism is "checked" or "mismatch" for a match run a second time
 	// and compared (docs/deploy.md); absent for the others.
-	Determinism string          `json:"determinism,omitempty"`
-	Created     time.Time       `json:"created"`
-	Finished    *time.Time      `json:"finished,omitempty"`
-	Seats       []SeatJSON      `json:"seats"`
-	Replay      json.RawMessage `json:"replay,omitempty"`
+	Determinism string `json:"determinism,omitempty"`
 }
 
 // SeatJSON is one seat of a match.

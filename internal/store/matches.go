@@ -46,21 +46,22 @@ type NewMatch struct {
 
 // Match is a scheduled, running or finished match.
 type Match struct {
-	ID      int64
-	Game    string
-	Params  map[string]string
-	Seed    uint64
-	Kind    string
-	State   string
-	Reason  string
-	Turns   int64
-	Applied bool // a rated match whose rating changes are applied
+	ID         int64
+	Game       string
+	Params     map[string]string
+	Seed       uint64
+	Kind       string
+	State      string
+	Reason     string
+	Turns      int64
+	Applied    bool // a rated match whose rating changes are applied
+	CreatedAt  time.Time
+	FinishedAt time.Time // zero while not finished
+	Seats      []Seat
+
 	// Determinism is the outcome of running the finished match a second
 	// time: "" (not checked), DeterminismChecked or DeterminismMismatch.
 	Determinism string
-	CreatedAt   time.Time
-	FinishedAt  time.Time // zero while not finished
-	Seats       []Seat
 }
 
 // Seat is one seat of a match, with its outcome once finished.
