@@ -51,15 +51,7 @@ func benchNATS(b *testing.B, setup string) (*nats.Conn, func() *nats.Conn, int) 
 	switch setup {
 	case "embedded", "tcp":
 		l := jobs.Listen{Addr: "127.0.0.1:23310", WorkerPassword: "w", ServerPassword: "s"}
-		opt, err := l.Apply()
-		if err != nil {
-			b.Fatal(err)
-		}
-		ns, err := jobs.StartServer(b.TempDir(), opt)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(ns.Shutdown)
+		ns := startExposed(b, l)
 		connect := func(user, pw string) *nats.Conn {
 			nc, err := jobs.Connect(ns, user, pw)
 			if err != nil {

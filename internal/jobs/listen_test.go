@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenabots/arena/internal/jobs"
@@ -110,15 +111,7 @@ func selfSigned(t *testing.T) (certPath, keyPath string) {
 // over the server's own connection, which it returns with the queue.
 func exposed(t *testing.T, l jobs.Listen, ackWait time.Duration) (*nats.Conn, *jobs.Queue) {
 	t.Helper()
-	opt, err := l.Apply()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns, err := jobs.StartServer(t.TempDir(), opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ns.Shutdown)
+	ns := startExposed(t, l)
 	snc, err := jobs.Connect(ns, jobs.ServerUser, l.ServerPassword)
 	if err != nil {
 		t.Fatal(err)
@@ -129,6 +122,21 @@ func exposed(t *testing.T, l jobs.Listen, ackWait time.Duration) (*nats.Conn, *j
 		t.Fatal(err)
 	}
 	return snc, q
+}
+
+// startExposed starts an embedded server open as l says, until the test ends.
+func startExposed(tb testing.TB, l jobs.Listen) *natsserver.Server {
+	tb.Helper()
+	opt, err := l.Apply()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ns, err := jobs.StartServer(tb.TempDir(), opt)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(ns.Shutdown)
+	return ns
 }
 
 // TestListen exposes an embedded server, plain and with TLS: the worker's
