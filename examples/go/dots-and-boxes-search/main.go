@@ -25,11 +25,18 @@ const kitNodes = 2_000
 // move for move.
 const fuelReserve = 2_500_000
 
+// maxSpend is the most fuel one move may spend, although the tank can hold
+// up to 20,000,000: the platform also stops an answer that takes 2 s of wall
+// clock, and on a loaded machine a long think can come near that.
+const maxSpend = 5_000_000
+
 func main() {
 	s := newSearcher(kitLevel)
+	var start int64 // the tank when this move's search began
 	s.stop = func() bool {
 		left := FuelLeft()
-		return left >= 0 && left < fuelReserve // -1: a native build, not metered
+		// -1: a native build, not metered.
+		return left >= 0 && (left < fuelReserve || start-left > maxSpend)
 	}
 	var answer []byte
 	err := LoopLines(os.Stdin, os.Stdout, func(line []byte) []byte {
@@ -38,6 +45,7 @@ func main() {
 		e := b.FirstUndrawn()
 		// Both seats are asked every turn; only the mover thinks.
 		if ok && obs.Get("you").Int() == obs.Get("to_move").Int() && e != NoEdge {
+			start = FuelLeft()
 			e = s.bestMove(&b)
 		}
 		answer = appendAction(answer[:0], e)
