@@ -92,7 +92,11 @@ func (l chargeListener) Before(ctx context.Context, mod api.Module, _ api.Functi
 	in.charge(l.cost.price(mod.Memory(), params, in))
 }
 
-func (chargeListener) After(context.Context, api.Module, api.FunctionDefinition, []uint64) {}
+func (chargeListener) After(ctx context.Context, _ api.Module, _ api.FunctionDefinition, _ []uint64) {
+	if in, _ := ctx.Value(instanceKey{}).(*Instance); in != nil {
+		in.resume()
+	}
+}
 
 func (chargeListener) Abort(context.Context, api.Module, api.FunctionDefinition, error) {}
 

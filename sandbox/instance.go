@@ -279,37 +279,42 @@ func (in *Instance) live() int64 { return in.budget + in.counter() }
 // spentTotal is every unit the instance has spent, the basis of its clocks.
 func (in *Instance) spentTotal() int64 { return in.given - in.counter() }
 
-// fill puts v units of fuel at the guest's disposal: one slice in the
-// counter, the rest in the budget.
-func (in *Instance) fill(v int64) {
-	s := min(v, in.limits.Slice)
+// slice puts up to a slice of the live fuel v in the counter, the rest in
+// the budget. The counter gets Reserve on top of the slice, since the
+// guest calls refill when it falls below Reserve.
+func (in *Instance) slice(v int64) int64 {
+	s := min(v, in.limits.Slice+meter.Reserve)
 	in.given += s - in.counter()
 	in.fuel.Set(uint64(s))
 	in.budget = v - s
+	return s
 }
 
-// refill is called by the metered code when the counter went below zero at a
-// function entry or loop header. It hands out the next slice, or aborts the
-// guest when the tank is dry or the host wants it stopped.
-func (in *Instance) refill(mod api.Module, counter int64) int64 {
+// refill is called by the metered code at a check that found the counter
+// below meter.Reserve after charging charge. It hands out the next slice,
+// or stops the guest when the host wants it stopped or the tank cannot pay
+// for the charge and the reserve: the most the guest's code can charge
+// before its next check, which is then never overdrawn. A guest stopped
+// here is given its charge back, since the code it paid for does not run,
+// so it has spent exactly the code that ran.
+func (in *Instance) refill(mod api.Module, counter, charge int64) int64 {
 	in.bind(mod)
 	if in.killed.Load() {
 		panic(errStopped)
 	}
 	live := in.budget + counter
-	if live < 0 {
+	if live < meter.Reserve {
+		in.fuel.Set(uint64(counter + charge))
 		in.dry = true
 		panic(errOutOfFuel)
 	}
-	s := min(live, in.limits.Slice)
-	in.budget = live - s
-	in.given += s - counter
-	return s
+	in.fuel.Set(uint64(counter))
+	return in.slice(live)
 }
 
 // charge takes n units from the guest's counter for work the host is about
 // to do on its behalf (a host call), before doing it. A bot that cannot pay
-// is stopped here, with status fuel, and the work is never done.
+// is stopped here, with status fuel, and the work is never done (nor paid).
 func (in *Instance) charge(n int64) {
 	if in.killed.Load() {
 		panic(errStopped)
@@ -320,10 +325,30 @@ func (in *Instance) charge(n int64) {
 	c := in.counter() - n
 	if in.budget+c < 0 {
 		in.dry = true
-		in.fuel.Set(uint64(c))
 		panic(errOutOfFuel)
 	}
 	in.fuel.Set(uint64(c))
+}
+
+// resume is called as a host call returns to the guest, whose code then
+// runs on unchecked for up to meter.Reserve units: the tank must hold that
+// much, and the counter is filled so that it does. A bot whose tank does
+// not is stopped here (after the call's work, which it paid for).
+func (in *Instance) resume() {
+	if in.killed.Load() {
+		panic(errStopped)
+	}
+	if in.fuel == nil {
+		return
+	}
+	live := in.live()
+	if live < meter.Reserve {
+		in.dry = true
+		panic(errOutOfFuel)
+	}
+	if in.counter() < meter.Reserve {
+		in.slice(live)
+	}
 }
 
 // startTurn is called by the first stdin read after an observation is
@@ -342,7 +367,7 @@ func (in *Instance) startTurn(observe func(left int64) []byte) {
 	in.started = true // what was left of the start-up allowance is gone
 	left = min(satAdd(left, in.tank.PerTurn), in.tank.Cap)
 	in.tank.set(in, left)
-	in.fill(left)
+	in.slice(left)
 	in.delivered = left
 	in.outstanding = true
 	in.pending = append(observe(in.delivered), '\n')
@@ -598,8 +623,8 @@ func instantiateHost(ctx context.Context, wz wazero.Runtime) (api.Module, error)
 		NewFunctionBuilder().
 		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
 			in := ctx.Value(instanceKey{}).(*Instance)
-			stack[0] = uint64(in.refill(mod, int64(stack[0])))
-		}), i64, i64).
+			stack[0] = uint64(in.refill(mod, int64(stack[0]), int64(stack[1])))
+		}), []api.ValueType{api.ValueTypeI64, api.ValueTypeI64}, i64).
 		Export(meter.ImportName).
 		Instantiate(ctx)
 	if err != nil {
@@ -611,6 +636,7 @@ func instantiateHost(ctx context.Context, wz wazero.Runtime) (api.Module, error)
 			in := ctx.Value(instanceKey{}).(*Instance)
 			in.bind(mod)
 			in.charge(meter.HostCallPrice)
+			in.resume()
 			stack[0] = uint64(in.live())
 		}), nil, i64).
 		Export(hostFuelLeft).

@@ -1,24 +1,30 @@
 // Package meter checks a bot's WebAssembly module and rewrites it to count its
-// own fuel, following cost model 1 of the bot protocol (docs/fuel.md).
+// own fuel, following the cost model of the bot protocol (docs/fuel.md).
 //
-// The rewritten module exports a mutable i64 global, GlobalExport, starting
-// at 0, that counts down: every straight-line run of code subtracts its
-// instruction count when it starts. At every function entry and loop header
-// the module checks the counter and, when it is below zero, calls the
-// imported host function ImportModule.ImportName with it; the host answers
-// with the new counter (the next slice of the tank) or stops the instance by
-// panicking. So the first function entry calls refill at once, and the fuel
-// spent is always "fuel handed out minus the counter".
+// The rewritten module exports a mutable i64 global, GlobalExport, that
+// counts down: every straight-line run of code subtracts its instruction
+// count when it starts. At function entries, loop headers, returns, host
+// calls, bulk operations and wherever else more than Reserve units could
+// have been charged since the last check, the module checks that the
+// counter still holds Reserve after the charge; when it does not, it calls
+// the imported host function ImportModule.ImportName with the counter and
+// the charge just made. The host answers with the new counter (the next
+// slice of the tank) or stops the instance by panicking. The counter starts
+// below zero by the cost of instantiation, so the first function entry
+// calls refill at once, and the fuel spent is always "fuel handed out minus
+// the counter".
 //
 // What the host can rely on:
+//   - Between two checks at most Reserve units are charged, on any path. So
+//     a host that answers every check with at least Reserve in the tank
+//     (and returns from every host call with that much) never sees the tank
+//     overdrawn, and one that stops the bot at a check, after giving back
+//     the charge it was called with, has charged exactly the code that ran.
 //   - During any host call (refill, arena.fuel_left, every WASI function) the
 //     global is exact: everything before the call, the call included, is
-//     charged, nothing after it. refill's argument equals the global.
+//     charged, nothing after it. refill's first argument equals the global.
 //   - A host function may write the global; the module reads it back after
 //     every call.
-//   - The counter can be below zero during a host call other than refill:
-//     code charged since the last check. A host that must stop a bot at an
-//     exact boundary (the answer's newline) checks the counter there too.
 //   - Between host calls the module keeps the counter in a local of the
 //     running function and stores it to the global at every loop header, so
 //     after a trap the global lags by at most the code run since the last
@@ -43,9 +49,14 @@ const CostModel = 2
 
 const (
 	ImportModule = "arena_meter" // the module name of the host function the pass imports
-	ImportName   = "refill"      // type (param i64) (result i64)
+	ImportName   = "refill"      // type (param i64 i64) (result i64): the counter and the charge just made
 	GlobalExport = "arena_fuel"  // the exported mutable i64 global: the fuel counter
 )
+
+// Reserve is what every check asks the tank to hold after the charge of the
+// code it starts: the most that can be charged, on any path, before the next
+// check. A bot whose tank cannot carry it that far is stopped at the check.
+const Reserve = 1000
 
 // The imports a bot module may have, per the bot protocol.
 const (
