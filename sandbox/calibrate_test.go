@@ -64,7 +64,7 @@ func BenchmarkCalibrate(b *testing.B) {
 							m = plain
 						}
 						tank := &Tank{PerTurn: 20_000_000, Cap: 20_000_000}
-						in, err := testRT.Start(context.Background(), m, Config{Tank: tank, Limits: Limits{Wall: time.Minute}})
+						in, err := testRT.Start(context.Background(), m, Config{Tank: tank, Limits: Limits{CPU: time.Minute, Wall: time.Hour}})
 						if err != nil {
 							b.Error(err)
 							return

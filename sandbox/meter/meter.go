@@ -94,7 +94,7 @@ const (
 const (
 	HostCallPrice         = 256 // every WASI or arena call
 	HostBytesPerUnit      = 64  // plus 1 per this many bytes it reads or writes
-	HostIovecPrice        = 4   // plus this per iovec of fd_read and fd_write
+	HostIovecPrice        = 32  // plus this per iovec of fd_read and fd_write: the host's writer is called once per iovec
 	HostSubscriptionPrice = 64  // plus this per subscription of poll_oneoff
 	RandomBytesPerUnit    = 4   // random_get: 1 per this many bytes instead
 )
