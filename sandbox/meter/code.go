@@ -106,7 +106,7 @@ const (
 	opcodeI64Add       = 0x7c
 	opcodeRefFunc      = 0xd2
 	blockTypeEmpty     = 0x40
-	log2BulkBytesUnit  = 5 // BulkBytesPerUnit == 1 << 5
+	log2BulkBytesUnit  = 3 // BulkBytesPerUnit == 1 << 3
 )
 
 // maxMeteredCode bounds the instrumented code section, which is what

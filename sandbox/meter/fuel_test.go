@@ -139,7 +139,7 @@ func TestHostCallSeesExactCharge(t *testing.T) {
 	}
 }
 
-// Bulk memory instructions cost BulkPrice, plus one unit per whole 32 bytes
+// Bulk memory instructions cost BulkPrice, plus one unit per whole 8 bytes
 // of the length they get at run time.
 func TestBulkMemoryCharge(t *testing.T) {
 	for _, tc := range []struct {
@@ -148,11 +148,11 @@ func TestBulkMemoryCharge(t *testing.T) {
 		extra int64
 	}{
 		{"fill 0", cat(i32c(0), i32c(1), i32c(0), memoryFill), 0},
-		{"fill 31", cat(i32c(0), i32c(1), i32c(31), memoryFill), 0},
-		{"fill 32", cat(i32c(0), i32c(1), i32c(32), memoryFill), 1},
-		{"fill 1000", cat(i32c(0), i32c(1), i32c(1000), memoryFill), 31},
-		{"copy 65536", cat(i32c(0), i32c(0), i32c(65536), memoryCopy), 2048},
-		{"copy 130", cat(i32c(100), i32c(0), i32c(130), memoryCopy), 4},
+		{"fill 7", cat(i32c(0), i32c(1), i32c(7), memoryFill), 0},
+		{"fill 8", cat(i32c(0), i32c(1), i32c(8), memoryFill), 1},
+		{"fill 1000", cat(i32c(0), i32c(1), i32c(1000), memoryFill), 125},
+		{"copy 65536", cat(i32c(0), i32c(0), i32c(65536), memoryCopy), 8192},
+		{"copy 130", cat(i32c(100), i32c(0), i32c(130), memoryCopy), 16},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The local is there to check the scratch local is added after it.
@@ -186,7 +186,7 @@ func TestMemoryInitCharge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := tk.used(mod), int64(3+BulkPrice+200/32); got != want {
+	if got, want := tk.used(mod), int64(3+BulkPrice+200/BulkBytesPerUnit); got != want {
 		t.Errorf("used %d, want %d", got, want)
 	}
 }

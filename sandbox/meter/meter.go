@@ -43,9 +43,10 @@ import (
 
 // CostModel is the version of the cost model; bump it on any change to what is
 // charged, since fuel figures of different versions do not compare.
-// Version 2 charges every operation by its size, before it runs, and checks
-// the tank at every straight-line segment (docs/fuel.md).
-const CostModel = 2
+// Version 3 stops a bot at the check whose code and reserve the tank cannot
+// pay, having charged exactly the code that ran, prices bulk memory at 8 +
+// 1 per 8 bytes and iovecs at 32 (docs/fuel.md).
+const CostModel = 3
 
 const (
 	ImportModule = "arena_meter" // the module name of the host function the pass imports
@@ -65,7 +66,7 @@ const (
 	fuelLeft    = "fuel_left"
 )
 
-// The prices of cost model 2 (docs/fuel.md has the table and the
+// The prices of cost model 3 (docs/fuel.md has the table and the
 // measurements behind them, from BenchmarkCalibrate in package sandbox).
 // Every plain instruction costs 1; block structure is free. Work whose size
 // is an operand is charged before it runs, in proportion to the size,
@@ -73,8 +74,8 @@ const (
 // also pay for that call.
 const (
 	// memory.copy, memory.fill, memory.init: BulkPrice + length/BulkBytesPerUnit.
-	BulkPrice        = 48
-	BulkBytesPerUnit = 32
+	BulkPrice        = 8
+	BulkBytesPerUnit = 8
 	// memory.grow: GrowPrice + PagePrice per 64 KiB page asked for. The
 	// host work of a page is the kernel's zeroing of it when first touched.
 	GrowPrice = 256
