@@ -321,7 +321,7 @@ func TestRedTeam(t *testing.T) {
 
 func runRedCase(t *testing.T, c redCase) {
 	if c.hostHeavy && raceScale > 1 {
-		t.Skip("host work under the race detector reaches the wall-clock backstop")
+		t.Skip("host work under the race detector reaches the backstop")
 	}
 	if c.long && testing.Short() {
 		t.Skip("long: spends the compiler child's whole CPU time, or the whole start-up allowance in host work")
