@@ -54,7 +54,7 @@ var redCorpus = []redCase{
 			c := Cat(ULEB(uint64(n)), Repeat([]byte{0, 0}, n))
 			return WithSections(Echo{}.Module(), nameSection(1, c))
 		}, want: "ok ok ok ok"},
-	{name: "10M empty custom sections",
+	{name: "10M empty custom sections", hostHeavy: true,
 		wasm: func() []byte {
 			m := Echo{}.Module()
 			return append(m, Repeat([]byte{0, 1, 0}, 10<<20)...)
