@@ -184,8 +184,48 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	var f framer
 	first, _ := f.frame(st)
-	send("init", snapshot{viewData: &viewData{Game: m.Game, Name: g.Info().Name, Players: len(m.Seats), Bots: m.names(),
-		Frames: []json.RawMessage{first}, Replay: json.RawMessage(`{"turns":[]}`)}, Human: -1, Prompt: -1, Live: true})
+	frames := []json.RawMessage{first}
+	synced := true // false once a turn was missed: the states cannot be rebuilt
+	// apply re-applies one turn of the live stream and sends nothing.
+	apply := func(raw []byte) (replay.Turn, json.RawMessage, bool) {
+		var t replay.Turn
+		if !synced || json.Unmarshal(raw, &t) != nil || t.Turn != st.Turn()+1 || st.Done() {
+			synced = false
+			return t, nil, false
+		}
+		answers := make([][]byte, st.Players())
+		for _, seat := range t.Seats {
+			if seat.Seat >= 0 && seat.Seat < len(answers) && len(seat.Action) > 0 {
+				answers[seat.Seat] = seat.Action
+			}
+		}
+		st.Apply(answers)
+		fr, err := f.frame(st)
+		if err != nil {
+			synced = false
+			return t, nil, false
+		}
+		return t, fr, true
+	}
+	started := false
+	// start sends the viewer the turns so far; the API's stream begins with
+	// them, so a view opened late draws the board at once.
+	start := func(past []json.RawMessage) {
+		started = true
+		kept := []json.RawMessage{}
+		for _, raw := range past {
+			_, fr, ok := apply(raw)
+			if !ok {
+				break
+			}
+			frames = append(frames, fr)
+			kept = append(kept, raw)
+		}
+		partial, _ := json.Marshal(map[string]any{"game": m.Game, "turns": kept})
+		send("init", snapshot{viewData: &viewData{Game: m.Game, Name: g.Info().Name, Players: len(m.Seats), Bots: m.names(),
+			Frames: frames, Replay: partial}, Human: -1, Prompt: -1, Live: true})
+		frames = nil
+	}
 
 	// Follow the API's live stream in-process.
 	ctx, cancel := context.WithCancel(r.Context())
@@ -197,38 +237,29 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 	}()
 	defer pr.Close()
 	sc := bufio.NewScanner(pr)
-	sc.Buffer(make([]byte, 64<<10), 8<<20)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	var event string
-	synced := true // false once a turn was missed: the states cannot be rebuilt
 	for sc.Scan() {
 		line := sc.Text()
+		data, isData := strings.CutPrefix(line, "data: ")
 		switch {
 		case strings.HasPrefix(line, "event: "):
 			event = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: ") && event == "turn":
-			var t replay.Turn
-			if json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &t) != nil {
-				continue
+		case isData && event == "turns" && !started:
+			var past []json.RawMessage
+			json.Unmarshal([]byte(data), &past)
+			start(past)
+		case isData && event == "turn":
+			if !started {
+				start(nil)
 			}
-			if !synced || t.Turn != st.Turn()+1 || st.Done() {
-				synced = false
+			t, fr, ok := apply([]byte(data))
+			if !ok {
 				send("progress", map[string]int{"turn": t.Turn})
 				continue
 			}
-			answers := make([][]byte, st.Players())
-			for _, seat := range t.Seats {
-				if seat.Seat >= 0 && seat.Seat < len(answers) && len(seat.Action) > 0 {
-					answers[seat.Seat] = seat.Action
-				}
-			}
-			st.Apply(answers)
-			fr, err := f.frame(st)
-			if err != nil {
-				synced = false
-				continue
-			}
 			send("turn", map[string]any{"turn": t, "frame": fr})
-		case strings.HasPrefix(line, "data: ") && event == "end":
+		case isData && event == "end":
 			var end platformMatch
 			if _, err := s.apiGet(r, fmt.Sprintf("/api/v1/matches/%d", id), &end); err == nil {
 				finished(&end)
@@ -237,6 +268,9 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 			}
 			return
 		}
+	}
+	if !started {
+		start(nil)
 	}
 }
 
