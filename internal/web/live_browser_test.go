@@ -20,6 +20,7 @@ import (
 	"github.com/arenabots/arena/internal/server"
 	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
+	"github.com/arenabots/arena/worker"
 )
 
 // apiCall makes a JSON request to the platform's API and decodes the answer.
@@ -50,10 +51,11 @@ func apiCall(t *testing.T, method, url, token string, body, dst any) {
 }
 
 // Someone who opens a running platform match late sees the board at once and
-// then follows it live. The test is the match's worker: the platform runs
+// then follows it live; the Arena page shows the match appear and finish
+// without asking again. The test is the match's worker: the platform runs
 // none of its own, and the test plays the match with the same runner a
-// worker uses and publishes its turns on NATS, at its own pace, so what the
-// view has seen is known whatever the machine's load.
+// worker uses and publishes its turns and result on NATS, at its own pace,
+// so what the pages have seen is known whatever the machine's load.
 func TestBrowserLateLiveMatch(t *testing.T) {
 	ns, err := jobs.StartServer(t.TempDir(), func(o *natsserver.Options) error {
 		o.DontListen, o.Host, o.Port = false, "127.0.0.1", natsserver.RANDOM_PORT
@@ -87,8 +89,15 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 	if len(ids) != 2 {
 		t.Fatalf("house bots of dots-and-boxes: %v", house.Bots)
 	}
+	waitJS := func(what, js string) { t.Helper(); waitJSAt(t, ctx, what, js, 30*time.Second) }
+	steps(t, ctx, "the Arena", chromedp.Navigate(base+"/arena/dots-and-boxes"))
+	waitJS("the empty lists", "document.getElementById('live').textContent === 'None yet.' && document.getElementById('finished').textContent === 'None yet.'")
 	var ch struct{ Match int64 }
 	apiCall(t, "POST", base+"/api/v1/challenges", acc.Token, map[string]any{"game": "dots-and-boxes", "bots": ids, "seed": 5}, &ch)
+	inLive := fmt.Sprintf("document.querySelector('#live li[data-id=\"%d\"]')", ch.Match)
+	inFinished := fmt.Sprintf("document.querySelector('#finished li[data-id=\"%d\"]')", ch.Match)
+	waitJS("the challenge among the live matches", inLive+" && !"+inFinished)
+	shot(t, ctx, "platform-arena-live")
 	var m platformMatch
 	apiCall(t, "GET", fmt.Sprintf("%s/api/v1/matches/%d", base, ch.Match), "", nil, &m)
 	seed, err := strconv.ParseUint(m.Seed, 10, 64)
@@ -106,7 +115,8 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 		b, _ := json.Marshal(tr)
 		turns = append(turns, b)
 	}}
-	if _, err := rn.Play(context.Background(), g, game.Config{Seed: seed, Players: 2, Params: game.Params(m.Params)}, spec.Opener(specs)); err != nil {
+	rep, err := rn.Play(context.Background(), g, game.Config{Seed: seed, Players: 2, Params: game.Params(m.Params)}, spec.Opener(specs))
+	if err != nil {
 		t.Fatal(err)
 	}
 	if len(turns) != 60 {
@@ -166,7 +176,6 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 
-	waitJS := func(what, js string) { t.Helper(); waitJSAt(t, ctx, what, js, 30*time.Second) }
 	steps(t, ctx, "opening the match late", chromedp.Navigate(base+fmt.Sprintf("/matches/%d", m.ID)))
 	waitJS("the board at turn 20", "Arena.viewer && Arena.viewer.live && !Arena.viewer.done && Arena.viewer.frames.length === 21 && Arena.viewer.index === 20 && document.querySelectorAll('#board *').length > 10")
 	if state := eval[string](t, ctx, "document.getElementById('v-state').textContent"); state == "" || bytes.Contains([]byte(state), []byte("joined after the start")) {
@@ -176,4 +185,25 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 	publish(20, 35)
 	waitJS("the live turns after it", "Arena.viewer.frames.length === 36 && Arena.viewer.index === 35 && Arena.viewer.live && !Arena.viewer.done")
 	shot(t, ctx, "platform-live-late-followed")
+
+	// Back on the Arena, the match finishes as the page watches.
+	steps(t, ctx, "the Arena again", chromedp.Navigate(base+"/arena/dots-and-boxes"))
+	waitJS("the match still live", inLive+" && !"+inFinished)
+	q, err := jobs.Setup(context.Background(), nc, jobs.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	publish(35, len(turns))
+	data, err := rep.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.PublishResult(context.Background(), *worker.Summarize(m.ID, g, rep, data, make([][]byte, 2), time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS("the match among the finished ones", "!"+inLive+" && "+inFinished+" && document.getElementById('live').textContent === 'None yet.'")
+	if n := eval[int](t, ctx, "performance.getEntriesByType('resource').filter(function (e) { return e.name.indexOf('/api/v1/matches') >= 0; }).length"); n != 0 {
+		t.Fatalf("the Arena page asked the API for matches %d times instead of following the stream", n)
+	}
+	shot(t, ctx, "platform-arena-finished")
 }

@@ -9,8 +9,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/replay"
@@ -316,4 +319,92 @@ func (s *Site) platformPage(name, section, title string) http.HandlerFunc {
 		}
 		s.render(w, http.StatusOK, name, p)
 	}
+}
+
+// arenaStreams bounds the Arena pages following the match lists at once.
+var arenaStreams atomic.Int64
+
+const maxArenaStreams = 256
+
+// arenaEvents streams a game's match lists to its Arena page: `live` (the
+// API's live matches) and `finished` (the newest finished ones), each sent
+// first and then whenever it changes, so matches appear and finish on the
+// page as they do. Each page's stream asks the API in-process once a second
+// for the live list (a small, indexed query) and for the finished one only
+// when the live list changed or every fifth second.
+func (s *Site) arenaEvents(w http.ResponseWriter, r *http.Request) {
+	if lookupGame(r.PathValue("game")) == nil {
+		s.fail(w, r, http.StatusNotFound, "There is no such game.")
+		return
+	}
+	q := "/api/v1/matches?game=" + url.QueryEscape(r.PathValue("game"))
+	if b := r.URL.Query().Get("bot"); b != "" {
+		id, err := strconv.ParseInt(b, 10, 64)
+		if err != nil || id <= 0 {
+			s.fail(w, r, http.StatusBadRequest, "bot: a bot's number")
+			return
+		}
+		q += "&bot=" + strconv.FormatInt(id, 10)
+	}
+	if s.apiHandler() == nil {
+		s.fail(w, r, http.StatusServiceUnavailable, "the platform's API is not running here")
+		return
+	}
+	if _, ok := w.(http.Flusher); !ok {
+		s.fail(w, r, http.StatusInternalServerError, "streaming is not supported here")
+		return
+	}
+	if arenaStreams.Add(1) > maxArenaStreams {
+		arenaStreams.Add(-1)
+		s.fail(w, r, http.StatusServiceUnavailable, "too many Arena pages are open; try again later")
+		return
+	}
+	defer arenaStreams.Add(-1)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w, done := compress(w, r)
+	defer done()
+	flusher := w.(http.Flusher)
+	last := map[string]string{}
+	// poll sends one list when it changed; it says whether it did.
+	poll := func(name, path string) bool {
+		var raw json.RawMessage
+		data := []byte{}
+		if _, err := s.apiGet(r, path, &raw); err != nil {
+			name, data = "failed", mustMarshal(map[string]string{"error": err.Error()})
+		} else {
+			data = raw
+		}
+		if last[name] == string(data) {
+			return false
+		}
+		last[name] = string(data)
+		writeEvent(w, sseEvent{name, data})
+		return true
+	}
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for n := 0; ; n++ {
+		changed := poll("live", q+"&state=live&limit=20")
+		// A match leaves the live list when it ends; one that was queued and
+		// ended between two looks shows up at the next full look.
+		if changed || n%5 == 0 {
+			poll("finished", q+"&state=finished&limit=25")
+		}
+		if n%20 == 0 {
+			io.WriteString(w, ": ping\n\n")
+		}
+		flusher.Flush()
+		select {
+		case <-r.Context().Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+func mustMarshal(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
 }

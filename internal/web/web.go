@@ -119,6 +119,7 @@ func (s *Site) routes() {
 	}
 	s.mux.HandleFunc("GET /leaderboard/{game}", s.platformPage("leaderboard", "leaderboard", "Leaderboard"))
 	s.mux.HandleFunc("GET /arena/{game}", s.platformPage("arena", "arena", "Arena"))
+	s.mux.HandleFunc("GET /arena/{game}/events", s.arenaEvents)
 	s.mux.HandleFunc("GET /bots/new", s.platformPage("newbot", "new", "New bot"))
 	s.mux.HandleFunc("GET /bots/{id}", s.platformPage("bot", "", "Bot"))
 	s.mux.HandleFunc("GET /players/{handle}", s.platformPage("player", "", "Player"))

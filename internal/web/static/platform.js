@@ -30,7 +30,7 @@
   function botLink(id, name) { return h('a', { href: '/bots/' + encodeURIComponent(String(id)), text: String(name) }); }
   function when(t) { if (!t) return ''; var d = new Date(t); return isNaN(d) ? '' : d.toLocaleString(); }
   function matchItem(m) {
-    var li = h('li');
+    var li = h('li', { 'data-id': String(Number(m.id)) });
     li.appendChild(h('a', { href: '/matches/' + encodeURIComponent(String(m.id)), text: 'Match ' + m.id }));
     if (m.state === 'running' || m.state === 'queued') li.appendChild(h('span', { cls: 'pill live', text: m.state }));
     else if (m.state !== 'finished') li.appendChild(h('span', { cls: 'pill', text: String(m.state) }));
@@ -77,16 +77,31 @@
     var live = document.getElementById('live'), fin = document.getElementById('finished'), sel = document.getElementById('filter-bot');
     var moreBtn = document.getElementById('more'), before = '', bots = [];
     var q = function () { return '/api/v1/matches?game=' + encodeURIComponent(game) + (sel.value ? '&bot=' + encodeURIComponent(sel.value) : ''); };
-    var loadLive = function () { api('GET', q() + '&state=live&limit=20').then(function (d) { fillMatches(live, d.matches || []); }, function (e) { fail(live, e); }); };
-    var loadFin = function (append) {
-      api('GET', q() + '&state=finished&limit=25' + (append && before ? '&before=' + encodeURIComponent(before) : '')).then(function (d) {
-        fillMatches(fin, d.matches || [], append); before = d.next || ''; moreBtn.hidden = !before;
+    var paged = false, es = null;
+    var loadFin = function () {
+      api('GET', q() + '&state=finished&limit=25' + (before ? '&before=' + encodeURIComponent(before) : '')).then(function (d) {
+        fillMatches(fin, d.matches || [], true); before = d.next || ''; moreBtn.hidden = !before; paged = true;
       }, function (e) { fail(fin, e); });
     };
-    sel.addEventListener('change', function () { before = ''; loadLive(); loadFin(false); });
-    moreBtn.addEventListener('click', function () { loadFin(true); });
-    loadLive(); loadFin(false);
-    setInterval(function () { if (!document.hidden) { loadLive(); } }, 3000);
+    // The lists follow the server's stream: live matches appear and finish
+    // as they do. Once "More" has added older matches, new finished ones
+    // go on top instead of replacing the list.
+    var follow = function () {
+      if (es) es.close();
+      es = new EventSource('/arena/' + encodeURIComponent(game) + '/events' + (sel.value ? '?bot=' + encodeURIComponent(sel.value) : ''));
+      es.addEventListener('live', function (e) { fillMatches(live, JSON.parse(e.data).matches || []); });
+      es.addEventListener('finished', function (e) {
+        var d = JSON.parse(e.data);
+        if (!paged) { fillMatches(fin, d.matches || []); before = d.next || ''; moreBtn.hidden = !before; return; }
+        (d.matches || []).slice().reverse().forEach(function (m) {
+          if (!fin.querySelector('li[data-id="' + String(Number(m.id)) + '"]')) fin.insertBefore(matchItem(m), fin.firstChild);
+        });
+      });
+      es.addEventListener('failed', function (e) { fail(live, new Error(JSON.parse(e.data).error)); });
+    };
+    sel.addEventListener('change', function () { before = ''; paged = false; follow(); });
+    moreBtn.addEventListener('click', function () { loadFin(); });
+    follow();
     // Bots for the filter and the challenge: the leaderboard's.
     api('GET', '/api/v1/games/' + encodeURIComponent(game) + '/leaderboard?limit=200').then(function (d) {
       bots = d.rows || [];
