@@ -139,7 +139,7 @@ func signUpUploadLeaderboard(t *testing.T, wasm, base, prefix string) {
 	waitJS("finished matches", "document.querySelectorAll('#finished li a').length > 0 && !document.getElementById('challenge').hidden", 20*time.Second)
 	shot(t, ctx, "platform-arena")
 	steps(t, ctx, "a challenge", chromedp.Click(chromedp.CSS(`#challenge button[type=submit]`)))
-	waitJS("the challenge's match", "location.pathname.indexOf('/matches/') === 0 && window.Arena && Arena.viewer && Arena.viewer.done", 60*time.Second)
+	waitJS("the challenge's match", "location.pathname.indexOf('/matches/') === 0 && window.Arena && Arena.viewer && Arena.viewer.done", 120*time.Second)
 	shot(t, ctx, "platform-challenge-match")
 
 	steps(t, ctx, "a new token", chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.CSS("#new-token")), chromedp.Click(chromedp.CSS("#new-token")))
