@@ -99,21 +99,31 @@ func (m *platformMatch) names() []string {
 	return out
 }
 
-// matchPage shows a platform match in the viewer.
-func (s *Site) matchPage(w http.ResponseWriter, r *http.Request) {
+// platformMatchAt reads the match the path names from the API (path is the
+// API's address of it, with %d for its number), or answers with why not.
+func (s *Site) platformMatchAt(w http.ResponseWriter, r *http.Request, path string) (int64, *platformMatch, game.Game, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
 		s.fail(w, r, http.StatusNotFound, "There is no such match.")
-		return
+		return 0, nil, nil, false
 	}
 	var m platformMatch
-	if code, err := s.apiGet(r, fmt.Sprintf("/api/v1/matches/%d?replay=0", id), &m); err != nil {
+	if code, err := s.apiGet(r, fmt.Sprintf(path, id), &m); err != nil {
 		s.fail(w, r, code, err.Error())
-		return
+		return 0, nil, nil, false
 	}
 	g := lookupGame(m.Game)
 	if g == nil {
 		s.fail(w, r, http.StatusNotFound, "The match is of an unknown game.")
+		return 0, nil, nil, false
+	}
+	return id, &m, g, true
+}
+
+// matchPage shows a platform match in the viewer.
+func (s *Site) matchPage(w http.ResponseWriter, r *http.Request) {
+	id, m, g, ok := s.platformMatchAt(w, r, "/api/v1/matches/%d?replay=0")
+	if !ok {
 		return
 	}
 	gv := viewOf(g)
@@ -126,31 +136,15 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request) {
 // snapshot; a running one turn by turn from the API's live stream, rebuilding
 // the states from the match's parameters and seed.
 func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		s.fail(w, r, http.StatusNotFound, "There is no such match.")
-		return
-	}
-	flusher, ok := w.(http.Flusher)
+	id, m, g, ok := s.platformMatchAt(w, r, "/api/v1/matches/%d")
 	if !ok {
-		s.fail(w, r, http.StatusInternalServerError, "streaming is not supported here")
 		return
 	}
-	var m platformMatch
-	if code, err := s.apiGet(r, fmt.Sprintf("/api/v1/matches/%d", id), &m); err != nil {
-		s.fail(w, r, code, err.Error())
+	w, flusher, done, ok := s.eventStream(w, r)
+	if !ok {
 		return
 	}
-	g := lookupGame(m.Game)
-	if g == nil {
-		s.fail(w, r, http.StatusNotFound, "The match is of an unknown game.")
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w, done := compress(w, r)
 	defer done()
-	flusher = w.(http.Flusher)
 	send := func(name string, v any) {
 		data, _ := json.Marshal(v)
 		writeEvent(w, sseEvent{name, data})
@@ -176,7 +170,7 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 		send("end", map[string]any{"failed": snap.Failed})
 	}
 	if !m.live() {
-		finished(&m)
+		finished(m)
 		return
 	}
 	seed, _ := strconv.ParseUint(m.Seed, 10, 64)
@@ -196,13 +190,7 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 			synced = false
 			return t, nil, false
 		}
-		answers := make([][]byte, st.Players())
-		for _, seat := range t.Seats {
-			if seat.Seat >= 0 && seat.Seat < len(answers) && len(seat.Action) > 0 {
-				answers[seat.Seat] = seat.Action
-			}
-		}
-		st.Apply(answers)
+		st.Apply(turnAnswers(st, &t))
 		fr, err := f.frame(st)
 		if err != nil {
 			synced = false
@@ -350,22 +338,17 @@ func (s *Site) arenaEvents(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusServiceUnavailable, "the platform's API is not running here")
 		return
 	}
-	if _, ok := w.(http.Flusher); !ok {
-		s.fail(w, r, http.StatusInternalServerError, "streaming is not supported here")
-		return
-	}
 	if arenaStreams.Add(1) > maxArenaStreams {
 		arenaStreams.Add(-1)
 		s.fail(w, r, http.StatusServiceUnavailable, "too many Arena pages are open; try again later")
 		return
 	}
 	defer arenaStreams.Add(-1)
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Accel-Buffering", "no")
-	w, done := compress(w, r)
+	w, flusher, done, ok := s.eventStream(w, r)
+	if !ok {
+		return
+	}
 	defer done()
-	flusher := w.(http.Flusher)
 	last := map[string]string{}
 	// poll sends one list when it changed; it says whether it did.
 	poll := func(name, path string) bool {

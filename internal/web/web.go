@@ -485,16 +485,11 @@ func (s *Site) sessionEvents(w http.ResponseWriter, r *http.Request) {
 	if sess == nil {
 		return
 	}
-	if _, ok := w.(http.Flusher); !ok {
-		s.fail(w, r, http.StatusInternalServerError, "streaming is not supported here")
+	w, flusher, done, ok := s.eventStream(w, r)
+	if !ok {
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Accel-Buffering", "no")
-	w, done := compress(w, r)
 	defer done()
-	flusher := w.(http.Flusher)
 	snap, ch := sess.subscribe()
 	writeEvent(w, snap)
 	flusher.Flush()
@@ -524,6 +519,20 @@ func (s *Site) sessionEvents(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+}
+
+// eventStream starts a server-sent event answer: the headers, and a writer
+// that compresses when the browser allows it; done ends it.
+func (s *Site) eventStream(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, http.Flusher, func(), bool) {
+	if _, ok := w.(http.Flusher); !ok {
+		s.fail(w, r, http.StatusInternalServerError, "streaming is not supported here")
+		return nil, nil, nil, false
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w, done := compress(w, r)
+	return w, w.(http.Flusher), done, true
 }
 
 func writeEvent(w io.Writer, ev sseEvent) {
