@@ -91,7 +91,7 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 	}
 	waitJS := func(what, js string) { t.Helper(); waitJSAt(t, ctx, what, js, 30*time.Second) }
 	steps(t, ctx, "the Arena", chromedp.Navigate(base+"/arena/dots-and-boxes"))
-	waitJS("the empty lists", "document.getElementById('live').textContent === 'None yet.' && document.getElementById('finished').textContent === 'None yet.'")
+	waitJS("the empty lists", "document.getElementById('live').textContent === 'No match is being played right now.' && document.getElementById('finished').textContent === 'None yet.'")
 	var ch struct{ Match int64 }
 	apiCall(t, "POST", base+"/api/v1/challenges", acc.Token, map[string]any{"game": "dots-and-boxes", "bots": ids, "seed": 5}, &ch)
 	inLive := fmt.Sprintf("document.querySelector('#live li[data-id=\"%d\"]')", ch.Match)
@@ -201,7 +201,7 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 	if err := q.PublishResult(context.Background(), *worker.Summarize(m.ID, g, rep, data, make([][]byte, 2), time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS("the match among the finished ones", "!"+inLive+" && "+inFinished+" && document.getElementById('live').textContent === 'None yet.'")
+	waitJS("the match among the finished ones", "!"+inLive+" && "+inFinished+" && document.getElementById('live').textContent === 'No match is being played right now.'")
 	if n := eval[int](t, ctx, "performance.getEntriesByType('resource').filter(function (e) { return e.name.indexOf('/api/v1/matches') >= 0; }).length"); n != 0 {
 		t.Fatalf("the Arena page asked the API for matches %d times instead of following the stream", n)
 	}

@@ -132,7 +132,7 @@ func signUpUploadLeaderboard(t *testing.T, wasm, base, prefix string) {
 
 	// The bot's page: versions, rating history, status counts.
 	steps(t, ctx, "alice's bot", chromedp.Navigate(base+eval[string](t, ctx, `Array.from(document.querySelectorAll('#rows tr')).filter(function(tr){return tr.textContent.indexOf('@alice')>=0})[0].querySelector('a[href^="/bots/"]').getAttribute('href')`)))
-	waitJS("the bot page", "document.getElementById('b-title').textContent === 'starter' && document.querySelectorAll('#b-versions tr').length === 1 && document.querySelector('#b-chart polyline') && document.querySelectorAll('#b-status tr').length === 9", 20*time.Second)
+	waitJS("the bot page", "document.getElementById('b-title').textContent === 'starter' && document.querySelectorAll('#b-versions tr').length === 1 && document.querySelector('#b-chart polyline') && document.querySelectorAll('#b-status tr').length === 8 && document.querySelector('#b-status caption')", 20*time.Second)
 	shot(t, ctx, "platform-bot-page")
 
 	steps(t, ctx, "the arena", chromedp.Navigate(base+"/arena/dots-and-boxes"))
