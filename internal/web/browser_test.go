@@ -429,6 +429,15 @@ func TestBrowserOpenReplayFileAndPhone(t *testing.T) {
 		}
 		shot(t, ctx, p.name)
 	}
+	// The other theme on the phone too.
+	steps(t, ctx, "the dark theme", chromedp.Navigate(srv.URL+loc+"?turn=9"), chromedp.WaitVisible(chromedp.CSS("main")))
+	eval[any](t, ctx, "localStorage.setItem('arena-theme', 'dark')")
+	steps(t, ctx, "reloading dark", chromedp.Navigate(srv.URL+loc+"?turn=9"))
+	waitJS(t, ctx, "the dark replay", "document.documentElement.getAttribute('data-theme') === 'dark' && Arena.viewer && Arena.viewer.index === 9", 10*time.Second)
+	shot(t, ctx, "phone-replay-dark")
+	steps(t, ctx, "the dark play page", chromedp.Navigate(srv.URL+"/play/grid-royale"), chromedp.WaitVisible(chromedp.CSS("main")))
+	shot(t, ctx, "phone-play-dark")
+	eval[any](t, ctx, "localStorage.removeItem('arena-theme')")
 }
 
 // A house bot match watched live reaches the browser turn by turn.

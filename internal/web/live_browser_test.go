@@ -206,4 +206,7 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 		t.Fatalf("the Arena page asked the API for matches %d times instead of following the stream", n)
 	}
 	shot(t, ctx, "platform-arena-finished")
+	steps(t, ctx, "the other theme", chromedp.Click(chromedp.CSS("#theme-toggle")))
+	shot(t, ctx, "platform-arena-finished-other-theme")
+	eval[any](t, ctx, "localStorage.removeItem('arena-theme')")
 }
