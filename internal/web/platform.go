@@ -312,14 +312,13 @@ func (s *Site) platformPage(name, section, title string) http.HandlerFunc {
 // arenaStreams bounds the Arena pages following the match lists at once.
 var arenaStreams atomic.Int64
 
-const maxArenaStreams = 256
+const maxArenaStreams = 1024
 
 // arenaEvents streams a game's match lists to its Arena page: `live` (the
 // API's live matches) and `finished` (the newest finished ones), each sent
 // first and then whenever it changes, so matches appear and finish on the
-// page as they do. Each page's stream asks the API in-process once a second
-// for the live list (a small, indexed query) and for the finished one only
-// when the live list changed or every fifth second.
+// page as they do. The pages that show the same lists share a feed
+// (feeds.go).
 func (s *Site) arenaEvents(w http.ResponseWriter, r *http.Request) {
 	if lookupGame(r.PathValue("game")) == nil {
 		s.fail(w, r, http.StatusNotFound, "There is no such game.")
@@ -349,41 +348,33 @@ func (s *Site) arenaEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
-	last := map[string]string{}
-	// poll sends one list when it changed; it says whether it did.
-	poll := func(name, path string) bool {
-		var raw json.RawMessage
-		data := []byte{}
-		if _, err := s.apiGet(r, path, &raw); err != nil {
-			name, data = "failed", mustMarshal(map[string]string{"error": err.Error()})
-		} else {
-			data = raw
-		}
-		if last[name] == string(data) {
-			return false
-		}
-		last[name] = string(data)
-		writeEvent(w, sseEvent{name, data})
-		return true
-	}
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	for n := 0; ; n++ {
-		changed := poll("live", q+"&state=live&limit=20")
-		// A match leaves the live list when it ends; one that was queued and
-		// ended between two looks shows up at the next full look.
-		if changed || n%5 == 0 {
-			poll("finished", q+"&state=finished&limit=25")
-		}
-		if n%20 == 0 {
-			io.WriteString(w, ": ping\n\n")
-		}
-		flusher.Flush()
+	changed, lists, leave := s.follow(q)
+	defer leave()
+	io.WriteString(w, ": following\n\n")
+	flusher.Flush()
+	sent := map[string]string{}
+	ping := time.NewTicker(20 * time.Second)
+	defer ping.Stop()
+	for {
 		select {
 		case <-r.Context().Done():
 			return
-		case <-tick.C:
+		case <-ping.C:
+			io.WriteString(w, ": ping\n\n")
+		case <-changed:
+			for _, ev := range lists() {
+				if sent[ev[0]] != ev[1] {
+					if ev[0] == "failed" {
+						clear(sent) // the page shows the error in place of the lists
+					} else {
+						delete(sent, "failed")
+					}
+					sent[ev[0]] = ev[1]
+					writeEvent(w, sseEvent{ev[0], []byte(ev[1])})
+				}
+			}
 		}
+		flusher.Flush()
 	}
 }
 

@@ -8,8 +8,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // fakeAPI serves one match the way the platform's API does: running while
@@ -165,5 +167,108 @@ func TestPlatformPagesWithoutService(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("a match page without the API: %d, want 503", resp.StatusCode)
+	}
+}
+
+// The Arena pages that show the same lists share one feed: a change of the
+// API's live list reaches every page, and the feed stops when they leave.
+func TestArenaEventsShareAFeed(t *testing.T) {
+	var mu sync.Mutex
+	liveIDs := "[]"
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/v1/matches", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("game") != "dots-and-boxes" || r.URL.Query().Get("bot") != "3" {
+			t.Errorf("the feed asked %s", r.URL)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if r.URL.Query().Get("state") == "live" {
+			fmt.Fprintf(w, `{"matches":%s}`, liveIDs)
+		} else {
+			fmt.Fprint(w, `{"matches":[{"id":1,"state":"finished"}]}`)
+		}
+	})
+	site, err := New(Options{Service: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	site.SetAPI(mux)
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+
+	type stream struct {
+		resp   *http.Response
+		events chan [2]string
+	}
+	open := func() stream {
+		resp, err := http.Get(srv.URL + "/arena/dots-and-boxes/events?bot=3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+		st := stream{resp, make(chan [2]string, 16)}
+		go func() {
+			sc := bufio.NewScanner(resp.Body)
+			name := ""
+			for sc.Scan() {
+				if n, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+					name = n
+				} else if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+					st.events <- [2]string{name, d}
+				}
+			}
+			close(st.events)
+		}()
+		return st
+	}
+	next := func(st stream, want string) {
+		t.Helper()
+		select {
+		case ev := <-st.events:
+			if ev[0]+" "+ev[1] != want {
+				t.Fatalf("event %s %s, want %s", ev[0], ev[1], want)
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatalf("no event; want %s", want)
+		}
+	}
+	a, b := open(), open()
+	for _, st := range []stream{a, b} {
+		next(st, `live {"matches":[]}`)
+		next(st, `finished {"matches":[{"id":1,"state":"finished"}]}`)
+	}
+	mu.Lock()
+	liveIDs = `[{"id":2,"state":"running"}]`
+	mu.Unlock()
+	for _, st := range []stream{a, b} {
+		next(st, `live {"matches":[{"id":2,"state":"running"}]}`)
+	}
+	site.feeds.mu.Lock()
+	n := len(site.feeds.byKey)
+	site.feeds.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("%d feeds for two pages of the same lists", n)
+	}
+	a.resp.Body.Close()
+	b.resp.Body.Close()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		site.feeds.mu.Lock()
+		n = len(site.feeds.byKey)
+		site.feeds.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the feed outlives its pages")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	resp, _ := http.Get(srv.URL + "/arena/dots-and-boxes/events?bot=x")
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("bot=x: %d", resp.StatusCode)
 	}
 }

@@ -56,8 +56,9 @@ type Site struct {
 	local    *session
 	log      *slog.Logger
 
-	mu  sync.Mutex
-	api http.Handler // the platform's API, when the server runs
+	mu    sync.Mutex
+	api   http.Handler // the platform's API, when the server runs
+	feeds feeds        // the Arena pages' match lists (feeds.go)
 }
 
 // New makes the site.
