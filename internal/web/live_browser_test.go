@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	natsserver "github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
@@ -189,16 +190,20 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 	// Back on the Arena, the match finishes as the page watches.
 	steps(t, ctx, "the Arena again", chromedp.Navigate(base+"/arena/dots-and-boxes"))
 	waitJS("the match still live", inLive+" && !"+inFinished)
-	q, err := jobs.Setup(context.Background(), nc, jobs.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	publish(35, len(turns))
 	data, err := rep.Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := q.PublishResult(context.Background(), *worker.Summarize(m.ID, g, rep, data, make([][]byte, 2), time.Second)); err != nil {
+	result, err := json.Marshal(worker.Summarize(m.ID, g, rep, data, make([][]byte, 2), time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.Publish(context.Background(), jobs.ResultSubject, result); err != nil {
 		t.Fatal(err)
 	}
 	waitJS("the match among the finished ones", "!"+inLive+" && "+inFinished+" && document.getElementById('live').textContent === 'No match is being played right now.'")
