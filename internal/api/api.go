@@ -46,8 +46,9 @@ type Platform interface {
 	Upload(ctx context.Context, acc store.Account, game, name string, wasm []byte) (store.Bot, store.Version, error)
 	// Challenge schedules an unrated match between active bots.
 	Challenge(ctx context.Context, game string, bots []int64, seed uint64) (int64, error)
-	// Live calls fn with each turn of a running match until stop is called.
-	Live(matchID int64, fn func([]byte)) (stop func(), err error)
+	// Live returns the turns of a running match so far (nil when they are
+	// not all known) and calls fn with each later turn until stop is called.
+	Live(matchID int64, fn func([]byte)) (past [][]byte, stop func(), err error)
 }
 
 // Error is a refusal with an HTTP status and a message for the user.

@@ -867,7 +867,7 @@ func (a *API) live(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer liveStreams.Add(-1)
 	turns := make(chan []byte, 256)
-	stop, err := a.p.Live(m.ID, func(b []byte) {
+	past, stop, err := a.p.Live(m.ID, func(b []byte) {
 		select {
 		case turns <- b:
 		default: // a slow reader loses turns rather than holding up the match
@@ -881,6 +881,11 @@ func (a *API) live(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprintf(w, "event: match\ndata: %s\n\n", mustJSON(matchJSON(m)))
+	// The turns so far, so that a view opened late draws the board at once.
+	if past == nil {
+		past = [][]byte{}
+	}
+	fmt.Fprintf(w, "event: turns\ndata: %s\n\n", mustJSON(rawTurns(past)))
 	fl.Flush()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
@@ -900,6 +905,15 @@ func (a *API) live(w http.ResponseWriter, r *http.Request) error {
 	fmt.Fprintf(w, "event: end\ndata: %s\n\n", mustJSON(matchJSON(m)))
 	fl.Flush()
 	return nil
+}
+
+// rawTurns passes turns through to JSON as they are.
+func rawTurns(turns [][]byte) []json.RawMessage {
+	out := make([]json.RawMessage, len(turns))
+	for i, t := range turns {
+		out[i] = t
+	}
+	return out
 }
 
 func mustJSON(v any) []byte {

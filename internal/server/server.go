@@ -67,6 +67,7 @@ type Server struct {
 	q       *jobs.Queue
 	pool    *worker.Pool
 	roster  *jobs.Roster
+	live    *liveHub               // the turns of running matches (live.go)
 	checks  *prometheus.CounterVec // determinism checks (scale.go)
 	metrics *metrics
 	handler http.Handler

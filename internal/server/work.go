@@ -149,6 +149,7 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 			s.maybeCheck(ctx, m, r)
 		}
 	}
+	s.live.end(r.MatchID)
 	if m.Kind == store.KindSmoke {
 		s.finishSmoke(ctx, r.MatchID)
 	}
