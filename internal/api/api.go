@@ -14,7 +14,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -82,6 +81,7 @@ type API struct {
 	signups *limiter
 	logins  *limiter
 	uploads *limiter
+	pages   pageCache
 }
 
 // New makes the API handler.
@@ -179,11 +179,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, f handler) {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(true)
-	enc.Encode(v)
+	writeBody(w, status, encodeJSON(v))
 }
 
 // clientIP is the address rate limits count against.
