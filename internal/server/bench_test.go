@@ -13,10 +13,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/spec"
+	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/server"
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/internal/store/storetest"
+	"github.com/arenabots/arena/match"
+	"github.com/arenabots/arena/replay"
 	"github.com/arenabots/arena/sandbox/wasmtest"
 	"github.com/arenabots/arena/tournament"
 )
@@ -65,7 +70,7 @@ func BenchmarkThroughput(b *testing.B) {
 			}
 			// The raw engine: a round robin on both cores.
 			start := time.Now()
-			res, err := tournament.Run(context.Background(), tournament.Config{Game: g, Bots: specs, Seed: 1, Boards: 10, Parallel: workers})
+			res, err := tournament.Run(context.Background(), tournament.Config{Game: g, Runner: specRunner{}, Bots: specs, Seed: 1, Boards: 10, Parallel: workers})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -105,6 +110,22 @@ func BenchmarkThroughput(b *testing.B) {
 			b.ReportMetric(svc/raw, "ratio")
 		})
 	}
+}
+
+// specRunner is arena tournament's runner: bots opened from their SPECs,
+// one match.Runner per game.
+type specRunner struct{}
+
+func (specRunner) Check(ctx context.Context, g game.Game, s string) error {
+	b, err := spec.Open(ctx, s, bot.Match{Game: g})
+	if err == nil {
+		b.Close()
+	}
+	return err
+}
+
+func (specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, error) {
+	return match.Runner{}.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: params}, spec.Opener(specs))
 }
 
 // start0 is start for benchmarks: SQLite, back-to-back rated matches.
