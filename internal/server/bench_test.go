@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,26 +201,59 @@ func BenchmarkListLatency(b *testing.B) {
 	}
 }
 
-// BenchmarkMemory runs matches back to back and samples the live heap after
-// a garbage collection as the match count grows: a leak shows as growth per
-// match. Run with: go test -run '^$' -bench Memory -benchtime 1x ./internal/server/
+// BenchmarkMemory runs matches back to back (all three games, house bots,
+// two workers) and samples the server process's memory as the match count
+// grows: the live Go heap after a collection, and the resident set (which
+// also holds SQLite's page cache and the compiled wasm, outside the Go
+// heap). A leak shows as growth per match.
+// Run with: go test -run '^$' -bench Memory -benchtime 1x -timeout 90m ./internal/server/
 func BenchmarkMemory(b *testing.B) {
 	r := start0(b, nil)
-	st := r.Srv.Store()
 	heap := func() float64 {
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		return float64(m.HeapAlloc) / (1 << 20)
 	}
-	wait := func(n int) {
-		for finishedRated(b, st) < n {
-			time.Sleep(500 * time.Millisecond)
+	start := time.Now()
+	for _, n := range []int{250, 1000, 5000, 10000} {
+		for finishedMatches(b, r.URL) < n {
+			time.Sleep(2 * time.Second)
 		}
+		h, rss := heap(), residentMiB(b)
+		b.Logf("%6d finished matches after %v: live heap %.1f MiB, resident %.1f MiB", n, time.Since(start).Round(time.Second), h, rss)
+		b.ReportMetric(h, fmt.Sprintf("heap-MiB-at-%d", n))
+		b.ReportMetric(rss, fmt.Sprintf("rss-MiB-at-%d", n))
 	}
-	marks := []int{250, 1000, 2000}
-	for _, n := range marks {
-		wait(n)
-		b.ReportMetric(heap(), fmt.Sprintf("heap-MiB-at-%d", n))
+}
+
+// finishedMatches reads the server's count of finished matches from
+// /metrics: cheap at any number of stored matches, unlike listing them.
+func finishedMatches(b testing.TB, base string) int {
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		b.Fatal(err)
 	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	n := 0.0
+	for _, m := range regexp.MustCompile(`(?m)^arena_matches_total\{[^}]*state="finished"[^}]*\} ([0-9.e+]+)$`).FindAllStringSubmatch(string(data), -1) {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		n += v
+	}
+	return int(n)
+}
+
+// residentMiB is this process's resident set size.
+func residentMiB(b testing.TB) float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^VmRSS:\s+(\d+) kB`).FindSubmatch(data)
+	if m == nil {
+		b.Fatal("no VmRSS in /proc/self/status")
+	}
+	kb, _ := strconv.Atoi(string(m[1]))
+	return float64(kb) / 1024
 }

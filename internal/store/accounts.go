@@ -100,3 +100,14 @@ func (s *Store) DeleteToken(ctx context.Context, hash string) error {
 	}
 	return nil
 }
+
+// PurgeTokens deletes the API tokens and sessions that expired at or before
+// t (they are refused from then on anyway) and reports how many it deleted.
+func (s *Store) PurgeTokens(ctx context.Context, t time.Time) (int64, error) {
+	defer s.wrote()
+	res, err := s.w.ExecContext(ctx, s.q(`DELETE FROM tokens WHERE expires_at <= ?`), t.UnixMilli())
+	if err != nil {
+		return 0, fmt.Errorf("store: purge tokens: %w", err)
+	}
+	return res.RowsAffected()
+}

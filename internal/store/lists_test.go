@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/internal/store/storetest"
@@ -188,6 +189,37 @@ func TestVersionPlayed(t *testing.T) {
 		}
 		if other, _ := s.VersionPlayed(ctx, "grid-royale"); len(other) != 0 {
 			t.Fatalf("grid-royale: %v, want none", other)
+		}
+	})
+}
+
+// TestPurgeTokens deletes exactly the tokens expired at the given moment.
+func TestPurgeTokens(t *testing.T) {
+	each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		a, err := s.CreateAccount(ctx, "alice", "hash")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t0 := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+		for i, h := range []string{"h0", "h1", "h2"} {
+			if err := s.CreateToken(ctx, a.ID, store.TokenSession, h, "c", t0.Add(time.Duration(i)*time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		n, err := s.PurgeTokens(ctx, t0.Add(time.Hour))
+		if err != nil || n != 2 {
+			t.Fatalf("PurgeTokens(t0+1h) = %d, %v; want 2", n, err)
+		}
+		for h, want := range map[string]bool{"h0": false, "h1": false, "h2": true} {
+			// TokenAccount checks expiry by the real clock, before 2030.
+			_, _, err := s.TokenAccount(ctx, h, store.TokenSession)
+			if (err == nil) != want {
+				t.Errorf("token %s after the purge: %v, want kept %v", h, err, want)
+			}
+		}
+		if n, err := s.PurgeTokens(ctx, t0.Add(time.Hour)); err != nil || n != 0 {
+			t.Fatalf("second purge = %d, %v; want 0", n, err)
 		}
 	})
 }
