@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -48,6 +49,11 @@ type Options struct {
 	// MemoryLimit caps every instance's linear memory, in bytes (rounded down
 	// to whole 64 KiB pages). Zero means DefaultMemoryLimit.
 	MemoryLimit uint64
+	// CacheBytes bounds the disk cache (CacheDir, or the Runtime's own
+	// temporary directory): after each new compile the least recently
+	// used files go until it fits (cachetrim.go). Zero means
+	// DefaultCacheBytes.
+	CacheBytes int64
 }
 
 // A Runtime compiles modules and starts instances of them. It is safe for
@@ -63,9 +69,11 @@ type Runtime struct {
 	compiled map[string]*Module // by sha256 of the original bytes
 	refused  map[string]error   // the refusals, by the same key
 
-	pages     uint32 // the memory limit, in pages
-	wazeroDir string // wazero's compilation cache
-	tmpDir    string // removed at Close: the cache when Options has none
+	pages      uint32 // the memory limit, in pages
+	cacheBytes int64  // the bound of the disk cache
+	cacheRoot  string // the directory that holds all of the disk cache
+	wazeroDir  string // wazero's compilation cache
+	tmpDir     string // removed at Close: the cache when Options has none
 }
 
 // A Module is a bot's module, checked, metered and compiled.
@@ -88,7 +96,10 @@ func NewRuntime(ctx context.Context, opt Options) (*Runtime, error) {
 		return nil, fmt.Errorf("sandbox: memory limit %d bytes out of range", limit)
 	}
 	cfg := runtimeConfig(uint32(pages))
-	r := &Runtime{compiled: map[string]*Module{}, pages: uint32(pages)}
+	r := &Runtime{compiled: map[string]*Module{}, pages: uint32(pages), cacheBytes: opt.CacheBytes}
+	if r.cacheBytes <= 0 {
+		r.cacheBytes = DefaultCacheBytes
+	}
 	// wazero's compiled code goes through a cache on disk, where the child
 	// process that compiles it leaves it (compilechild.go): the user's
 	// cache directory, or a directory of this Runtime's own.
@@ -98,12 +109,13 @@ func NewRuntime(ctx context.Context, opt Options) (*Runtime, error) {
 			return nil, fmt.Errorf("sandbox: cache directory: %w", err)
 		}
 		r.wazeroDir = filepath.Join(r.dir, "wazero")
+		r.cacheRoot = r.dir
 	} else {
 		tmp, err := os.MkdirTemp("", "arena-wasm-")
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: cache directory: %w", err)
 		}
-		r.tmpDir, r.wazeroDir = tmp, tmp
+		r.tmpDir, r.wazeroDir, r.cacheRoot = tmp, tmp, tmp
 	}
 	cache, err := wazero.NewCompilationCacheWithDir(r.wazeroDir)
 	if err != nil {
@@ -218,6 +230,7 @@ func (r *Runtime) Compile(ctx context.Context, wasm []byte) (_ *Module, err erro
 	}
 	m := &Module{SHA256: key, compiled: cm}
 	r.compiled[key] = m
+	trimCache(r.cacheRoot, r.cacheBytes, time.Now())
 	return m, nil
 }
 
@@ -232,6 +245,9 @@ func (r *Runtime) instrument(key string, wasm []byte) ([]byte, error) {
 	if r.dir != "" && fp != nil {
 		path = filepath.Join(r.dir, fmt.Sprintf("%s.cost%d.wasm", key, meter.CostModel))
 		if b, err := os.ReadFile(path); err == nil && bytes.HasPrefix(b, fp) {
+			// Used now: the cache's trim removes the least recently used.
+			t := time.Now()
+			os.Chtimes(path, t, t)
 			return b[len(fp):], nil
 		}
 	}
