@@ -194,6 +194,10 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 	if cfg.Tank == nil {
 		return nil, errors.New("sandbox: Start without a Tank")
 	}
+	cm, err := r.acquire(ctx, m)
+	if err != nil {
+		return nil, err
+	}
 	in := &Instance{
 		limits:  cfg.Limits.withDefaults(),
 		tank:    cfg.Tank,
@@ -224,13 +228,14 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 	// the match, and is stopped through Stop.
 	gctx := context.WithValue(context.WithoutCancel(ctx), instanceKey{}, in)
 	gctx = experimental.WithMemoryAllocator(gctx, memoryAllocator)
-	go in.run(gctx, r.wz, m.compiled, mc)
+	go in.run(gctx, r.wz, cm, mc, func() { r.release(m) })
 	return in, nil
 }
 
-// run is the guest goroutine.
-func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.CompiledModule, mc wazero.ModuleConfig) {
+// run is the guest goroutine; release is called when it ends.
+func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.CompiledModule, mc wazero.ModuleConfig, release func()) {
 	defer close(in.done)
+	defer release()
 	// wazero recovers panics inside guest calls; one outside them (while
 	// instantiating) must not take the whole process down.
 	defer func() {
