@@ -11,14 +11,19 @@ import (
 // match lists), which are read far more often than the store changes: a
 // page is kept for the store generation it was read in (store.Generation)
 // and dropped when any write moves the generation on, so a cached answer is
-// never older than the database. At most maxCachedPages are kept.
+// never older than the database. At most maxCachedPages pages and
+// maxCachedBytes bytes are kept, whatever queries strangers make up.
 type pageCache struct {
 	mu    sync.Mutex
 	gen   uint64
 	pages map[string][]byte
+	bytes int
 }
 
-const maxCachedPages = 256
+const (
+	maxCachedPages = 256
+	maxCachedBytes = 8 << 20
+)
 
 func (c *pageCache) get(gen uint64, key string) ([]byte, bool) {
 	c.mu.Lock()
@@ -37,9 +42,13 @@ func (c *pageCache) put(gen uint64, key string, page []byte) {
 	switch {
 	case gen < c.gen:
 		return // read before a write this cache already saw
-	case gen > c.gen || c.pages == nil || len(c.pages) >= maxCachedPages:
-		c.gen, c.pages = gen, map[string][]byte{}
+	case gen > c.gen || c.pages == nil || len(c.pages) >= maxCachedPages || c.bytes+len(page) > maxCachedBytes:
+		c.gen, c.pages, c.bytes = gen, map[string][]byte{}, 0
 	}
+	if len(page) > maxCachedBytes {
+		return
+	}
+	c.bytes += len(page) - len(c.pages[key])
 	c.pages[key] = page
 }
 

@@ -34,4 +34,15 @@ func TestPageCache(t *testing.T) {
 			t.Fatalf("%d pages cached, more than %d", len(c.pages), maxCachedPages)
 		}
 	}
+	big := make([]byte, maxCachedBytes/3)
+	for i := range 10 {
+		c.put(5, fmt.Sprint("big", i), big)
+		if c.bytes > maxCachedBytes {
+			t.Fatalf("%d bytes cached, more than %d", c.bytes, maxCachedBytes)
+		}
+	}
+	c.put(5, "huge", make([]byte, maxCachedBytes+1))
+	if _, ok := c.get(5, "huge"); ok {
+		t.Fatal("a page over the whole bound was cached")
+	}
 }
