@@ -140,7 +140,7 @@ const clockEpoch = 1_767_225_600
 
 // How long Stop waits for the guest to notice the kill flag. The guest checks
 // it at least every Slice instructions, so this only guards against a bug.
-const stopGrace = 5 * time.Second
+const stopGrace = 5 * time.Second * raceScale // one host call can take seconds under the race detector (random_get of 240 MiB)
 
 // The panics that abort a guest from a host function; wazero turns them
 // into an error returned from the guest's _start.
@@ -183,6 +183,8 @@ type Instance struct {
 	pending     []byte            // the rest of the observation line being read
 	line        []byte            // the answer line being written
 	overflow    bool              // the line being written is over MaxLine
+
+	memories []experimental.LinearMemory // allocated for this instance; freed when it ends
 }
 
 type instanceKey struct{}
@@ -227,7 +229,7 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 	// The guest must not depend on the caller's context: it lives as long as
 	// the match, and is stopped through Stop.
 	gctx := context.WithValue(context.WithoutCancel(ctx), instanceKey{}, in)
-	gctx = experimental.WithMemoryAllocator(gctx, memoryAllocator)
+	gctx = experimental.WithMemoryAllocator(gctx, experimental.MemoryAllocatorFunc(in.allocate))
 	go in.run(gctx, r.wz, cm, mc, func() { r.release(m) })
 	return in, nil
 }
@@ -236,6 +238,12 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.CompiledModule, mc wazero.ModuleConfig, release func()) {
 	defer close(in.done)
 	defer release()
+	// wazero frees a module's memory when the module is closed, but when
+	// instantiation fails (a start function that traps, exits or runs out
+	// of fuel, a data segment out of bounds) it returns no module to close,
+	// and the mapping, every page the start function touched, stayed
+	// allocated for good: 248 MiB a restart.
+	defer in.freeMemories()
 	// wazero recovers panics inside guest calls; one outside them (while
 	// instantiating) must not take the whole process down.
 	defer func() {
@@ -258,6 +266,22 @@ func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.Compil
 	}
 	_, err = start.Call(ctx)
 	in.end(err)
+}
+
+// allocate makes the instance's linear memory and keeps it, for freeMemories.
+func (in *Instance) allocate(capacity, max uint64) experimental.LinearMemory {
+	m := memoryAllocator.Allocate(capacity, max)
+	in.memories = append(in.memories, m)
+	return m
+}
+
+// freeMemories frees the instance's memory once the guest has ended, should
+// wazero not have done it (freeing twice does nothing).
+func (in *Instance) freeMemories() {
+	for _, m := range in.memories {
+		m.Free()
+	}
+	in.memories = nil
 }
 
 // bind finds the counter global of the calling module.
@@ -531,6 +555,20 @@ func (s stdoutWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
 		i := indexNewline(p)
+		if i >= 0 && !in.outstanding {
+			// No answer is awaited, so every line p completes is dropped:
+			// go to the last newline in one search rather than one step
+			// per line (a bot can write 256 MiB of newlines for 4M fuel,
+			// and a step per line took a second of host time per such
+			// write). What follows it has no newline.
+			i += 1 + lastNewline(p[i+1:])
+			in.line = in.line[:0]
+			in.overflow = false
+			if p = p[i+1:]; len(p) == 0 {
+				break
+			}
+			i = -1
+		}
 		chunk := p
 		if i >= 0 {
 			chunk = p[:i]
@@ -564,6 +602,28 @@ func (s stdoutWriter) Write(p []byte) (int, error) {
 // (meter.HostBytesPerUnit), so the host's scan must cost far less than a
 // plain instruction per byte.
 func indexNewline(p []byte) int { return bytes.IndexByte(p, '\n') }
+
+// lastNewline is bytes.LastIndexByte(p, '\n'), which is a plain loop, done
+// with the vectorized forward search: over blocks of 4 KiB from the end,
+// then blocks of 64 bytes of the block that has a newline, then byte by
+// byte over 64 bytes at most.
+func lastNewline(p []byte) int {
+	lo, hi := 0, len(p) // the last newline is in p[lo:hi], if anywhere
+	for _, block := range [...]int{4 << 10, 64} {
+		found := false
+		for end := hi; end > lo && !found; {
+			start := max(end-block, lo)
+			if indexNewline(p[start:end]) >= 0 {
+				lo, hi, found = start, end, true
+			}
+			end = start
+		}
+		if !found {
+			return -1
+		}
+	}
+	return lo + bytes.LastIndexByte(p[lo:hi], '\n')
+}
 
 // randReader is random_get: a deterministic byte stream from the seed,
 // independent of how the guest splits its reads.

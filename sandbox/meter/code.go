@@ -176,6 +176,14 @@ type bodyRewriter struct {
 	calls   bool   // the function calls another
 	head    []byte // scratch for the function's start
 	room    int    // how large the function's code may grow
+
+	// callValues is the most parameters and results of the calls the
+	// function makes: wazero keeps room for them in the caller's frame
+	// (a call returning 1,000 values takes some 20 KB of its stack), so
+	// they count in the frame's estimate. (A tail call takes off the frame
+	// without them: the estimate only grows, and wazero does not run tail
+	// calls anyway.)
+	callValues uint64
 }
 
 // codeSection instruments every function body.
@@ -242,7 +250,7 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 	b.frames = append(b.frames[:0], frame{})
 	b.code = b.syncIn(b.code)
 	entry := len(b.code)
-	b.calls = false
+	b.calls, b.callValues = false, 0
 	b.instructions()
 	if r.err != nil {
 		return c
@@ -251,7 +259,7 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 	// it is left out of the estimate (MaxStackBytes allows for it), and the
 	// leaf functions of a search do not pay for it.
 	if b.calls {
-		b.head = b.enterStack(append(b.head[:0], b.code[:entry]...), FrameBytes(b.locals))
+		b.head = b.enterStack(append(b.head[:0], b.code[:entry]...), FrameBytes(b.locals+b.callValues))
 		b.code = append(b.head, b.code[entry:]...)
 		b.head = b.code[:0:0]
 	}
@@ -529,8 +537,12 @@ func (b *bodyRewriter) instructions() {
 			b.count++
 			b.syncOutBefore(start)
 			save := r.pos
-			if idx := r.u32(); idx < m.funcImports {
+			idx := r.u32()
+			if idx < m.funcImports {
 				b.must = true // a host call: the host sees a checked tank
+			}
+			if int(idx) < len(m.funcs) {
+				b.noteCall(m.types[m.funcs[idx]])
 			}
 			r.pos = save
 			b.calls = true
@@ -543,6 +555,8 @@ func (b *bodyRewriter) instructions() {
 			b.count++
 			if t := r.u32(); int(t) >= len(m.types) {
 				r.fail("call_indirect uses type %d, which does not exist", t)
+			} else {
+				b.noteCall(m.types[t])
 			}
 			r.u32()
 			b.syncOutBefore(start)
@@ -571,6 +585,11 @@ func (b *bodyRewriter) instructions() {
 			r.fail("unknown opcode 0x%02x", op)
 		}
 	}
+}
+
+// noteCall counts a call of type t in the function's frame.
+func (b *bodyRewriter) noteCall(t funcType) {
+	b.callValues = max(b.callValues, uint64(len(t.params)+len(t.results)))
 }
 
 // nest opens a block, loop or if.
