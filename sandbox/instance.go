@@ -212,6 +212,10 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 	if cfg.Tank == nil {
 		return nil, errors.New("sandbox: Start without a Tank")
 	}
+	cm, err := r.acquire(ctx, m)
+	if err != nil {
+		return nil, err
+	}
 	in := &Instance{
 		limits:  cfg.Limits.withDefaults(),
 		tank:    cfg.Tank,
@@ -242,10 +246,11 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 	// the match, and is stopped through Stop.
 	gctx := context.WithValue(context.WithoutCancel(ctx), instanceKey{}, in)
 	gctx = experimental.WithMemoryAllocator(gctx, experimental.MemoryAllocatorFunc(in.allocate))
-	go in.run(gctx, r.wz, m.compiled, mc)
+	go in.run(gctx, r.wz, cm, mc, func() { r.release(m) })
 	return in, nil
 }
 
+<<<<<<< HEAD
 // A guestClock reads the CPU time of the thread the guest goroutine is
 // locked to, since it was locked.
 type guestClock struct {
@@ -276,6 +281,12 @@ func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.Compil
 			in.cpu.Store(&guestClock{id, base})
 		}
 	}
+=======
+// run is the guest goroutine; release is called when it ends.
+func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.CompiledModule, mc wazero.ModuleConfig, release func()) {
+	defer close(in.done)
+	defer release()
+>>>>>>> serve
 	// wazero frees a module's memory when the module is closed, but when
 	// instantiation fails (a start function that traps, exits or runs out
 	// of fuel, a data segment out of bounds) it returns no module to close,
