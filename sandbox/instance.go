@@ -250,7 +250,6 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 	return in, nil
 }
 
-<<<<<<< HEAD
 // A guestClock reads the CPU time of the thread the guest goroutine is
 // locked to, since it was locked.
 type guestClock struct {
@@ -269,11 +268,13 @@ func (in *Instance) guestCPU() (time.Duration, bool) {
 	return t - c.base, ok
 }
 
-// run is the guest goroutine. It keeps its OS thread to itself, so that
-// the thread's CPU time is the guest's (and its host calls'): the backstop
-// counts that, not the wall clock, which a loaded machine stretches.
-func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.CompiledModule, mc wazero.ModuleConfig) {
+// run is the guest goroutine; release is called when it ends. It keeps
+// its OS thread to itself, so that the thread's CPU time is the guest's
+// (and its host calls'): the backstop counts that, not the wall clock,
+// which a loaded machine stretches.
+func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.CompiledModule, mc wazero.ModuleConfig, release func()) {
 	defer close(in.done)
+	defer release()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if id, ok := threadClock(); ok {
@@ -281,12 +282,6 @@ func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.Compil
 			in.cpu.Store(&guestClock{id, base})
 		}
 	}
-=======
-// run is the guest goroutine; release is called when it ends.
-func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.CompiledModule, mc wazero.ModuleConfig, release func()) {
-	defer close(in.done)
-	defer release()
->>>>>>> serve
 	// wazero frees a module's memory when the module is closed, but when
 	// instantiation fails (a start function that traps, exits or runs out
 	// of fuel, a data segment out of bounds) it returns no module to close,
