@@ -47,6 +47,7 @@ type guess struct{ id, cell int }
 const (
 	sentryMaxCargo = 300 // a unit carrying more goes home first
 	sentryRamGain  = 100 // ram when the rival carries this much more than the sentry
+	rammerMaxCargo = 500 // a rival unit carrying more is not expected to ram
 )
 
 func newSiegeBot() *siegeBot { return &siegeBot{p: planner{opt: houseOptions}} }
@@ -67,6 +68,7 @@ func (b *siegeBot) Act(st game.State, seat int) []byte {
 	p.batch.Orders = p.batch.Orders[:0]
 	p.batch.Spawn = false
 	b.predict()
+	b.threats()
 	b.post()
 	p.plan()
 	out := AppendBatch(make([]byte, 0, 32+24*len(p.batch.Orders)), &p.batch)
@@ -119,6 +121,53 @@ func (b *siegeBot) predict() {
 		r.best = 0
 		if r.score[1] > r.score[0] {
 			r.best = 1
+		}
+	}
+}
+
+// threats narrows the planner's map of cells an enemy may step onto this
+// turn (which its laden units avoid) to the steps of rival units that carry
+// little, plus whatever the trusted models predict. Rivals' full units wait
+// around their bases when a sentry keeps them out, and in a 4-player match
+// the bases are five cells apart: counting every step of those units as a
+// threat would keep our own laden units from ever reaching home.
+func (b *siegeBot) threats() {
+	p := &b.p
+	s := p.s
+	for i := range s.Units {
+		u := s.Units[i]
+		if u.Owner == p.seat {
+			continue
+		}
+		for d := North; d <= West; d++ {
+			if x, y := u.X+dx[d], u.Y+dy[d]; p.inGrid(x, y) {
+				p.reach[y*s.W+x] = 0
+			}
+		}
+	}
+	for i := range s.Units {
+		u := s.Units[i]
+		c := u.Y*s.W + u.X
+		if u.Owner == p.seat {
+			continue
+		}
+		p.reach[c] = p.stamp
+		if u.Cargo >= rammerMaxCargo || u.Cargo < s.Ore[c]/s.Set.MoveCostDivisor {
+			continue
+		}
+		for d := North; d <= West; d++ {
+			if x, y := u.X+dx[d], u.Y+dy[d]; p.inGrid(x, y) {
+				p.reach[y*s.W+x] = p.stamp
+			}
+		}
+	}
+	for e := range b.rivals {
+		if e == p.seat || s.Out[e] {
+			continue
+		}
+		r := &b.rivals[e]
+		for _, g := range r.guess[r.best] {
+			p.reach[g.cell] = p.stamp
 		}
 	}
 }
@@ -204,9 +253,12 @@ func (b *siegeBot) guard(i, e int) {
 		return
 	}
 	if abs(u.X-bx)+abs(u.Y-by) == 1 {
-		if b.arriving(e, u.Cargo) {
+		switch {
+		case b.arriving(e, u.Cargo):
 			p.commit(i, dirTo(u.X, u.Y, bx, by))
-		} else {
+		case b.targeted(u.Y*s.W + u.X):
+			b.dodge(i)
+		default:
 			p.commit(i, Stay)
 		}
 		return
@@ -253,6 +305,42 @@ func (b *siegeBot) arriving(e, cargo int) bool {
 		}
 	}
 	return false
+}
+
+// targeted reports whether a trusted model predicts a rival unit stepping
+// onto cell c this turn.
+func (b *siegeBot) targeted(c int) bool {
+	s := b.p.s
+	for e := range b.rivals {
+		if e == b.p.seat || s.Out[e] {
+			continue
+		}
+		r := &b.rivals[e]
+		for _, g := range r.guess[r.best] {
+			if g.cell == c {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dodge steps sentry i off its post onto the first free neighbouring cell
+// that is no base and that no rival is predicted to reach; it comes back
+// next turn. With nowhere to go it stays.
+func (b *siegeBot) dodge(i int) {
+	p := &b.p
+	s := p.s
+	u := s.Units[i]
+	for d := North; d <= West; d++ {
+		x, y := u.X+dx[d], u.Y+dy[d]
+		c := y*s.W + x
+		if p.inGrid(x, y) && s.Zone.Contains(x, y) && p.free(c) && p.enemyAt[c] != p.stamp && !isBase(s, c) && !b.targeted(c) {
+			p.commit(i, d)
+			return
+		}
+	}
+	p.commit(i, Stay)
 }
 
 // dirTo is the move from a cell to a neighbouring one.
