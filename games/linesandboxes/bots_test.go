@@ -1,6 +1,7 @@
 package linesandboxes
 
 import (
+	"syscall"
 	"testing"
 	"time"
 
@@ -98,15 +99,25 @@ func TestSearchBeatsGreedy(t *testing.T) {
 
 // BenchmarkSearchMove times the search's moves over whole games on the
 // largest board against greedy, and reports the slowest one.
-func BenchmarkSearchMove(b *testing.B) {
+func BenchmarkSearchMove(b *testing.B) { benchMoves(b, "search") }
+
+// BenchmarkDeepSearchMove is the same for search-deep.
+func BenchmarkDeepSearchMove(b *testing.B) { benchMoves(b, "search-deep") }
+
+// benchMoves plays the named bot as seat 0 against greedy on 8x8 boards
+// with random pre-drawn lines, one benchmark op per move of the bot. Besides
+// the wall time per op it reports the slowest move (wall) and the process
+// CPU time per move, which a loaded machine does not inflate.
+func benchMoves(b *testing.B, name string) {
 	var worst time.Duration
 	moves := 0
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; {
 		s, err := NewState(uint64(i), game.Params{"rows": "8", "cols": "8", "predrawn": "-1"})
 		if err != nil {
 			b.Fatal(err)
 		}
-		bots := [2]game.HouseBot{houseBot(b, "search", 1, 0), houseBot(b, "greedy", 1, 1)}
+		bots := [2]game.HouseBot{houseBot(b, name, 1, 0), houseBot(b, "greedy", 1, 1)}
 		for !s.Done() && i < b.N {
 			seat := s.ToMove()
 			start := time.Now()
@@ -120,6 +131,16 @@ func BenchmarkSearchMove(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(moves), "cpu-ms/move")
+}
+
+// cpuTime is the CPU time (user and system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func answersFor(seat int, line []byte) [][]byte {
