@@ -163,10 +163,12 @@ func benchBotAct(b *testing.B, name string) {
 		}
 		st.Apply(answers)
 	}
+	cpu0 := cpuTime()
 	for b.Loop() {
 		bots[0].Act(st, 0)
 	}
 	b.ReportMetric(float64(st.(*State).UnitCount(0)), "units")
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-us/op")
 }
 
 // TestBotsActConcurrently asks every seat at once on the same state, as the
