@@ -196,8 +196,9 @@ func TestCPUClockIsPerGame(t *testing.T) {
 	}
 }
 
-// TestTempFilesAndLeftovers: an entry may write files in its directory and
-// may leave a background child holding stdout; neither hangs a turn.
+// TestLeftoverChild: an entry may write files in its directory and
+// may leave a background child holding stdout; neither hangs a turn (the
+// child sleeps 30 s; the bound is wide so that a loaded machine passes).
 func TestLeftoverChild(t *testing.T) {
 	entry := open(t, script(t, "(sleep 30 &) ; echo A1 B1"), 0, nil)
 	defer entry.Close()
@@ -207,7 +208,7 @@ func TestLeftoverChild(t *testing.T) {
 	if r.Status != game.OK || string(r.Line) != `{"from":"A1","to":"B1"}` {
 		t.Errorf("reply %+v", r)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("turn took %v", d)
 	}
 }
