@@ -2,12 +2,7 @@ package gridroyale
 
 import (
 	"strings"
-	"syscall"
 	"testing"
-	"time"
-
-	"github.com/arenabots/arena/game"
-	"github.com/arenabots/arena/internal/rng"
 )
 
 // TestSiegeLegalAndDeterministic plays siege against every other house bot,
@@ -39,33 +34,12 @@ func TestSiegeLegalAndDeterministic(t *testing.T) {
 	}
 }
 
-// matchHashes plays one match between house bots through the JSON interface
-// and returns the state's hash after every turn; any answer that is not ok
-// fails the test.
+// matchHashes plays one match between house bots and returns the state's
+// hash after every turn; any answer that is not ok fails the test.
 func matchHashes(t *testing.T, seed uint64, names []string) []uint64 {
 	t.Helper()
-	st, err := Game{}.New(game.Config{Seed: seed, Players: len(names)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bots := make([]game.HouseBot, len(names))
-	for seat, name := range names {
-		bots[seat] = houseBot(t, name).New(rng.Mix(seed, uint64(seat)), seat)
-	}
 	var hashes []uint64
-	answers := make([][]byte, len(names))
-	for !st.Done() {
-		clear(answers)
-		for _, seat := range st.Asked() {
-			answers[seat] = bots[seat].Act(st, seat)
-		}
-		for seat, v := range st.Apply(answers) {
-			if v.Status != "" && v.Status != game.OK {
-				t.Fatalf("%v seed %d turn %d: %s answered %s: %s %s", names, seed, st.Turn(), names[seat], answers[seat], v.Status, v.Reason)
-			}
-		}
-		hashes = append(hashes, st.(*State).Hash())
-	}
+	playMatchHashes(t, seed, names, &hashes)
 	return hashes
 }
 
@@ -80,23 +54,7 @@ func TestSiegeBeatsHouse(t *testing.T) {
 		cases = []struct{ players, seeds int }{{2, 4}, {4, 2}}
 	}
 	for _, tc := range cases {
-		wins, n := 0, 0
-		for seed := uint64(1); seed <= uint64(tc.seeds); seed++ {
-			for seat := 0; seat < tc.players; seat++ {
-				names := make([]string, tc.players)
-				for i := range names {
-					names[i] = "house"
-				}
-				names[seat] = "siege"
-				s := playMatch(t, seed, names...)
-				n++
-				if s.Placement()[0] == seat {
-					wins++
-				} else {
-					t.Logf("%d players, seed %d: siege in seat %d, banks %v", tc.players, seed, seat, s.Banks)
-				}
-			}
-		}
+		wins, n := winCount(t, "siege", "house", tc.players, tc.seeds, true)
 		if wins*10 < n*8 {
 			t.Errorf("%d players: siege placed first in %d of %d matches against house, want at least 80%%", tc.players, wins, n)
 		}
@@ -149,40 +107,8 @@ func TestSentryWalksToTheRivalBase(t *testing.T) {
 }
 
 // BenchmarkSiegeAct measures one answer of siege in seat 0 of a 4-player
-// match against three houses at turn 100 (the houses, blocked by its
-// sentries, have many units by then); it runs two model planners per rival
-// besides its own.
+// match against three houses at turn 100; it runs two model planners per
+// rival besides its own.
 func BenchmarkSiegeAct(b *testing.B) {
-	st, _ := Game{}.New(game.Config{Seed: 9, Players: 4})
-	bots := make([]game.HouseBot, 4)
-	for seat := range bots {
-		name := "house"
-		if seat == 0 {
-			name = "siege"
-		}
-		bots[seat] = houseBot(b, name).New(uint64(seat), seat)
-	}
-	answers := make([][]byte, 4)
-	for st.Turn() < 100 {
-		for seat := range answers {
-			answers[seat] = bots[seat].Act(st, seat)
-		}
-		st.Apply(answers)
-	}
-	cpu0 := cpuTime()
-	for b.Loop() {
-		bots[0].Act(st, 0)
-	}
-	b.ReportMetric(float64(len(st.(*State).Units)), "units")
-	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-us/op")
-}
-
-// cpuTime is the CPU time (user and system) the process has used: on a
-// loaded machine it stays near the work done where the wall clock does not.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	benchBotAct(b, "siege", "house")
 }
