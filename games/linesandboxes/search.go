@@ -55,9 +55,9 @@ const (
 
 const ttSize = 1 << 16
 
-// DeepSearchBudget is search-deep's budget: three times search's, still
-// well under 100 ms a move on average on the largest board (see
-// BenchmarkDeepSearchMove).
+// DeepSearchBudget is search-deep's budget: three times search's, about
+// 60 ms of CPU a move on average on the largest board and some 130 ms at
+// worst (BenchmarkDeepSearchMove).
 const DeepSearchBudget = 3 * DefaultSearchBudget
 
 // deepLimits are search-deep's: quiet lines of three edges are searched too
