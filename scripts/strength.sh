@@ -50,6 +50,7 @@ pairings=(
   "dots-and-boxes search greedy"
   "dots-and-boxes search-medium chains"
   "dots-and-boxes search-easy greedy"
+  "lines-and-boxes search-deep search"
   "grid-royale siege house"
   "grid-royale siege house --players 4"
 )
