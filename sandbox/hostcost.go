@@ -90,9 +90,26 @@ func (l chargeListener) Before(ctx context.Context, mod api.Module, _ api.Functi
 	in.bind(mod)
 	in.charge(meter.HostCallPrice)
 	in.charge(l.cost.price(mod.Memory(), params, in))
+	if l.cost.subs >= 0 && l.cost.subs < len(params) && uint32(params[l.cost.subs]) > maxSubscriptions {
+		// wazero sizes poll_oneoff's buffers as count*48 in 32 bits:
+		// 2^28 subscriptions wrap to an empty buffer, and it then indexes
+		// past it and panics. Any count this large needs more than 4 GiB,
+		// so it is cut to one that does not wrap and reads past the
+		// memory: the call returns EFAULT, as it should. (params is the
+		// stack the function reads its arguments from.)
+		params[l.cost.subs] = maxSubscriptions
+	}
 }
 
-func (chargeListener) After(context.Context, api.Module, api.FunctionDefinition, []uint64) {}
+// maxSubscriptions is the largest poll_oneoff count whose buffers
+// (subscriptionSize bytes each) fit in 32 bits.
+const maxSubscriptions = (1<<32 - 1) / subscriptionSize
+
+func (chargeListener) After(ctx context.Context, _ api.Module, _ api.FunctionDefinition, _ []uint64) {
+	if in, _ := ctx.Value(instanceKey{}).(*Instance); in != nil {
+		in.resume()
+	}
+}
 
 func (chargeListener) Abort(context.Context, api.Module, api.FunctionDefinition, error) {}
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -92,21 +93,31 @@ type Limits struct {
 	// boundaries fall at fixed instruction counts, so they change nothing a
 	// bot can observe.
 	Slice int64
-	// Wall is the wall-clock backstop per answer.
+	// CPU is the backstop per answer: the CPU time the guest may take,
+	// counting the host calls it makes, from the question to the answer.
+	// The prices keep the most fuel one answer can spend well under half
+	// of it (docs/fuel.md), so it stops only a bug in the meter or the
+	// host, never a bot within its fuel, however loaded the machine is.
+	CPU time.Duration
+	// Wall is the last resort per answer, on wall-clock time, for a guest
+	// whose CPU time does not advance or cannot be read (then CPU bounds
+	// the wall-clock time instead). It is far above CPU, so that no load a
+	// machine sees in practice reaches it first.
 	Wall time.Duration
 	// MaxLine is the longest answer line; a longer one is malformed.
 	MaxLine int
 }
 
-// DefaultLimits are the protocol's values. The wall-clock backstop is widened
-// by raceScale in race-instrumented builds (tests only): there a stack-bound
-// crash costs over 0.1 s of CPU (wazero's stack copies under the race
-// detector), which a loaded machine stretches past 2 s, and a hostile module
+// DefaultLimits are the protocol's values. The backstops are widened by
+// raceScale in race-instrumented builds (tests only), whose host code is
+// many times slower: there a stack-bound crash costs over 0.1 s of CPU
+// (wazero's stack copies under the race detector), and a hostile module
 // must end in its own status, never in timeout.
 var DefaultLimits = Limits{
 	StartAllowance: 100_000_000,
 	Slice:          1_000_000,
-	Wall:           2000 * time.Millisecond * raceScale,
+	CPU:            2000 * time.Millisecond * raceScale,
+	Wall:           60 * time.Second * raceScale,
 	MaxLine:        protocol.MaxLine,
 }
 
@@ -117,8 +128,11 @@ func (l Limits) withDefaults() Limits {
 	if l.Slice == 0 {
 		l.Slice = DefaultLimits.Slice
 	}
+	if l.CPU == 0 {
+		l.CPU = DefaultLimits.CPU
+	}
 	if l.Wall == 0 {
-		l.Wall = DefaultLimits.Wall
+		l.Wall = max(DefaultLimits.Wall, 30*l.CPU)
 	}
 	if l.MaxLine == 0 {
 		l.MaxLine = DefaultLimits.MaxLine
@@ -140,7 +154,7 @@ const clockEpoch = 1_767_225_600
 
 // How long Stop waits for the guest to notice the kill flag. The guest checks
 // it at least every Slice instructions, so this only guards against a bug.
-const stopGrace = 5 * time.Second
+const stopGrace = 5 * time.Second * raceScale // one host call can take seconds under the race detector (random_get of 240 MiB)
 
 // The panics that abort a guest from a host function; wazero turns them
 // into an error returned from the guest's _start.
@@ -170,6 +184,8 @@ type Instance struct {
 	killCh   chan struct{}
 	killOnce sync.Once
 
+	cpu atomic.Pointer[guestClock] // the guest thread's CPU clock, once it has one
+
 	// ---- guest goroutine only ----
 	fuel        api.MutableGlobal // the counter; nil until the module is instantiated
 	budget      int64             // fuel not yet handed to the guest
@@ -183,6 +199,8 @@ type Instance struct {
 	pending     []byte            // the rest of the observation line being read
 	line        []byte            // the answer line being written
 	overflow    bool              // the line being written is over MaxLine
+
+	memories []experimental.LinearMemory // allocated for this instance; freed when it ends
 }
 
 type instanceKey struct{}
@@ -223,14 +241,47 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 	// The guest must not depend on the caller's context: it lives as long as
 	// the match, and is stopped through Stop.
 	gctx := context.WithValue(context.WithoutCancel(ctx), instanceKey{}, in)
-	gctx = experimental.WithMemoryAllocator(gctx, memoryAllocator)
+	gctx = experimental.WithMemoryAllocator(gctx, experimental.MemoryAllocatorFunc(in.allocate))
 	go in.run(gctx, r.wz, m.compiled, mc)
 	return in, nil
 }
 
-// run is the guest goroutine.
+// A guestClock reads the CPU time of the thread the guest goroutine is
+// locked to, since it was locked.
+type guestClock struct {
+	id   int32
+	base time.Duration
+}
+
+// guestCPU is the CPU time the guest has had since it started, or false
+// when it cannot be known (not yet started, or not on Linux).
+func (in *Instance) guestCPU() (time.Duration, bool) {
+	c := in.cpu.Load()
+	if c == nil {
+		return 0, false
+	}
+	t, ok := threadCPUTime(c.id)
+	return t - c.base, ok
+}
+
+// run is the guest goroutine. It keeps its OS thread to itself, so that
+// the thread's CPU time is the guest's (and its host calls'): the backstop
+// counts that, not the wall clock, which a loaded machine stretches.
 func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.CompiledModule, mc wazero.ModuleConfig) {
 	defer close(in.done)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if id, ok := threadClock(); ok {
+		if base, ok := threadCPUTime(id); ok {
+			in.cpu.Store(&guestClock{id, base})
+		}
+	}
+	// wazero frees a module's memory when the module is closed, but when
+	// instantiation fails (a start function that traps, exits or runs out
+	// of fuel, a data segment out of bounds) it returns no module to close,
+	// and the mapping, every page the start function touched, stayed
+	// allocated for good: 248 MiB a restart.
+	defer in.freeMemories()
 	// wazero recovers panics inside guest calls; one outside them (while
 	// instantiating) must not take the whole process down.
 	defer func() {
@@ -253,6 +304,22 @@ func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.Compil
 	}
 	_, err = start.Call(ctx)
 	in.end(err)
+}
+
+// allocate makes the instance's linear memory and keeps it, for freeMemories.
+func (in *Instance) allocate(capacity, max uint64) experimental.LinearMemory {
+	m := memoryAllocator.Allocate(capacity, max)
+	in.memories = append(in.memories, m)
+	return m
+}
+
+// freeMemories frees the instance's memory once the guest has ended, should
+// wazero not have done it (freeing twice does nothing).
+func (in *Instance) freeMemories() {
+	for _, m := range in.memories {
+		m.Free()
+	}
+	in.memories = nil
 }
 
 // bind finds the counter global of the calling module.
@@ -279,37 +346,42 @@ func (in *Instance) live() int64 { return in.budget + in.counter() }
 // spentTotal is every unit the instance has spent, the basis of its clocks.
 func (in *Instance) spentTotal() int64 { return in.given - in.counter() }
 
-// fill puts v units of fuel at the guest's disposal: one slice in the
-// counter, the rest in the budget.
-func (in *Instance) fill(v int64) {
-	s := min(v, in.limits.Slice)
+// slice puts up to a slice of the live fuel v in the counter, the rest in
+// the budget. The counter gets Reserve on top of the slice, since the
+// guest calls refill when it falls below Reserve.
+func (in *Instance) slice(v int64) int64 {
+	s := min(v, in.limits.Slice+meter.Reserve)
 	in.given += s - in.counter()
 	in.fuel.Set(uint64(s))
 	in.budget = v - s
+	return s
 }
 
-// refill is called by the metered code when the counter went below zero at a
-// function entry or loop header. It hands out the next slice, or aborts the
-// guest when the tank is dry or the host wants it stopped.
-func (in *Instance) refill(mod api.Module, counter int64) int64 {
+// refill is called by the metered code at a check that found the counter
+// below meter.Reserve after charging charge. It hands out the next slice,
+// or stops the guest when the host wants it stopped or the tank cannot pay
+// for the charge and the reserve: the most the guest's code can charge
+// before its next check, which is then never overdrawn. A guest stopped
+// here is given its charge back, since the code it paid for does not run,
+// so it has spent exactly the code that ran.
+func (in *Instance) refill(mod api.Module, counter, charge int64) int64 {
 	in.bind(mod)
 	if in.killed.Load() {
 		panic(errStopped)
 	}
 	live := in.budget + counter
-	if live < 0 {
+	if live < meter.Reserve {
+		in.fuel.Set(uint64(counter + charge))
 		in.dry = true
 		panic(errOutOfFuel)
 	}
-	s := min(live, in.limits.Slice)
-	in.budget = live - s
-	in.given += s - counter
-	return s
+	in.fuel.Set(uint64(counter))
+	return in.slice(live)
 }
 
 // charge takes n units from the guest's counter for work the host is about
 // to do on its behalf (a host call), before doing it. A bot that cannot pay
-// is stopped here, with status fuel, and the work is never done.
+// is stopped here, with status fuel, and the work is never done (nor paid).
 func (in *Instance) charge(n int64) {
 	if in.killed.Load() {
 		panic(errStopped)
@@ -320,10 +392,30 @@ func (in *Instance) charge(n int64) {
 	c := in.counter() - n
 	if in.budget+c < 0 {
 		in.dry = true
-		in.fuel.Set(uint64(c))
 		panic(errOutOfFuel)
 	}
 	in.fuel.Set(uint64(c))
+}
+
+// resume is called as a host call returns to the guest, whose code then
+// runs on unchecked for up to meter.Reserve units: the tank must hold that
+// much, and the counter is filled so that it does. A bot whose tank does
+// not is stopped here (after the call's work, which it paid for).
+func (in *Instance) resume() {
+	if in.killed.Load() {
+		panic(errStopped)
+	}
+	if in.fuel == nil {
+		return
+	}
+	live := in.live()
+	if live < meter.Reserve {
+		in.dry = true
+		panic(errOutOfFuel)
+	}
+	if in.counter() < meter.Reserve {
+		in.slice(live)
+	}
 }
 
 // startTurn is called by the first stdin read after an observation is
@@ -342,7 +434,7 @@ func (in *Instance) startTurn(observe func(left int64) []byte) {
 	in.started = true // what was left of the start-up allowance is gone
 	left = min(satAdd(left, in.tank.PerTurn), in.tank.Cap)
 	in.tank.set(in, left)
-	in.fill(left)
+	in.slice(left)
 	in.delivered = left
 	in.outstanding = true
 	in.pending = append(observe(in.delivered), '\n')
@@ -411,24 +503,41 @@ func (in *Instance) Ask(ctx context.Context, observe func(left int64) []byte) pr
 	default:
 		return protocol.Reply{Status: protocol.Crash, Detail: "sandbox: the previous observation was never read"}
 	}
-	timer := time.NewTimer(in.limits.Wall)
+	// The backstop: the guest's CPU time since the question, where it can
+	// be read, and the wall-clock time in any case. The CPU time cannot
+	// grow faster than the wall clock (the guest is one thread), so the
+	// timer is set to the earliest moment either limit can be reached.
+	cpu0, _ := in.guestCPU()
+	wall0 := time.Now()
+	cpuLimit, wallLimit := in.limits.CPU, in.limits.Wall
+	timer := time.NewTimer(min(cpuLimit, wallLimit))
 	defer timer.Stop()
-	select {
-	case r := <-in.answers:
-		return r
-	case <-in.done:
+	for {
 		select {
-		case r := <-in.answers: // it answered, then ended
+		case r := <-in.answers:
 			return r
-		default:
-			return in.death
+		case <-in.done:
+			select {
+			case r := <-in.answers: // it answered, then ended
+				return r
+			default:
+				return in.death
+			}
+		case <-timer.C:
+			wall := time.Since(wall0)
+			used := wall
+			if cpu, ok := in.guestCPU(); ok {
+				used = cpu - cpu0
+			}
+			if used >= cpuLimit || wall >= wallLimit {
+				in.kill()
+				return protocol.Reply{Status: protocol.Timeout, Detail: fmt.Sprintf("no answer within the backstop of %v of CPU time (%v of wall-clock time)", cpuLimit, wallLimit)}
+			}
+			timer.Reset(max(min(cpuLimit-used, wallLimit-wall), time.Millisecond))
+		case <-ctx.Done():
+			in.kill()
+			return protocol.Reply{Status: protocol.Timeout, Detail: fmt.Sprintf("cancelled: %v", context.Cause(ctx))}
 		}
-	case <-timer.C:
-		in.kill()
-		return protocol.Reply{Status: protocol.Timeout, Detail: fmt.Sprintf("no answer within the %v wall-clock backstop", in.limits.Wall)}
-	case <-ctx.Done():
-		in.kill()
-		return protocol.Reply{Status: protocol.Timeout, Detail: fmt.Sprintf("cancelled: %v", context.Cause(ctx))}
 	}
 }
 
@@ -526,6 +635,20 @@ func (s stdoutWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
 		i := indexNewline(p)
+		if i >= 0 && !in.outstanding {
+			// No answer is awaited, so every line p completes is dropped:
+			// go to the last newline in one search rather than one step
+			// per line (a bot can write 256 MiB of newlines for 4M fuel,
+			// and a step per line took a second of host time per such
+			// write). What follows it has no newline.
+			i += 1 + lastNewline(p[i+1:])
+			in.line = in.line[:0]
+			in.overflow = false
+			if p = p[i+1:]; len(p) == 0 {
+				break
+			}
+			i = -1
+		}
 		chunk := p
 		if i >= 0 {
 			chunk = p[:i]
@@ -559,6 +682,28 @@ func (s stdoutWriter) Write(p []byte) (int, error) {
 // (meter.HostBytesPerUnit), so the host's scan must cost far less than a
 // plain instruction per byte.
 func indexNewline(p []byte) int { return bytes.IndexByte(p, '\n') }
+
+// lastNewline is bytes.LastIndexByte(p, '\n'), which is a plain loop, done
+// with the vectorized forward search: over blocks of 4 KiB from the end,
+// then blocks of 64 bytes of the block that has a newline, then byte by
+// byte over 64 bytes at most.
+func lastNewline(p []byte) int {
+	lo, hi := 0, len(p) // the last newline is in p[lo:hi], if anywhere
+	for _, block := range [...]int{4 << 10, 64} {
+		found := false
+		for end := hi; end > lo && !found; {
+			start := max(end-block, lo)
+			if indexNewline(p[start:end]) >= 0 {
+				lo, hi, found = start, end, true
+			}
+			end = start
+		}
+		if !found {
+			return -1
+		}
+	}
+	return lo + bytes.LastIndexByte(p[lo:hi], '\n')
+}
 
 // randReader is random_get: a deterministic byte stream from the seed,
 // independent of how the guest splits its reads.
@@ -598,8 +743,8 @@ func instantiateHost(ctx context.Context, wz wazero.Runtime) (api.Module, error)
 		NewFunctionBuilder().
 		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
 			in := ctx.Value(instanceKey{}).(*Instance)
-			stack[0] = uint64(in.refill(mod, int64(stack[0])))
-		}), i64, i64).
+			stack[0] = uint64(in.refill(mod, int64(stack[0]), int64(stack[1])))
+		}), []api.ValueType{api.ValueTypeI64, api.ValueTypeI64}, i64).
 		Export(meter.ImportName).
 		Instantiate(ctx)
 	if err != nil {
@@ -611,6 +756,7 @@ func instantiateHost(ctx context.Context, wz wazero.Runtime) (api.Module, error)
 			in := ctx.Value(instanceKey{}).(*Instance)
 			in.bind(mod)
 			in.charge(meter.HostCallPrice)
+			in.resume()
 			stack[0] = uint64(in.live())
 		}), nil, i64).
 		Export(hostFuelLeft).

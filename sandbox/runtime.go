@@ -3,17 +3,14 @@
 // rewriting pass of package sandbox/meter, with no files, no network, no
 // environment, virtual clocks and seeded randomness. It knows no game: it
 // moves lines in and out and keeps the fuel books. docs/sandbox.md tells the
-// whole story; bot-protocol.md is the contract.
+// whole story; docs/bots.md is the contract.
 package sandbox
 
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -23,11 +20,12 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	"github.com/arenabots/arena/internal/hashing"
 	"github.com/arenabots/arena/sandbox/meter"
 )
 
 // DefaultMemoryLimit is the cap on a bot's linear memory and tables together
-// (bot-protocol.md).
+// (docs/bots.md).
 const DefaultMemoryLimit = meter.MemoryCap
 
 // The host module every bot may import from, and its one function.
@@ -61,7 +59,7 @@ type Runtime struct {
 
 	mu       sync.Mutex
 	compiled map[string]*Module // by sha256 of the original bytes
-	refused  map[string]error   // the refusals, by the same key
+	refused  *refusalCache      // the latest refusals, by the same key
 
 	pages     uint32 // the memory limit, in pages
 	wazeroDir string // wazero's compilation cache
@@ -88,7 +86,7 @@ func NewRuntime(ctx context.Context, opt Options) (*Runtime, error) {
 		return nil, fmt.Errorf("sandbox: memory limit %d bytes out of range", limit)
 	}
 	cfg := runtimeConfig(uint32(pages))
-	r := &Runtime{compiled: map[string]*Module{}, pages: uint32(pages)}
+	r := &Runtime{compiled: map[string]*Module{}, refused: newRefusalCache(maxRefusals), pages: uint32(pages)}
 	// wazero's compiled code goes through a cache on disk, where the child
 	// process that compiles it leaves it (compilechild.go): the user's
 	// cache directory, or a directory of this Runtime's own.
@@ -173,8 +171,7 @@ func (r *Runtime) Compile(ctx context.Context, wasm []byte) (_ *Module, err erro
 			err = fmt.Errorf("compile: internal error on this module: %v", p)
 		}
 	}()
-	sum := sha256.Sum256(wasm)
-	key := hex.EncodeToString(sum[:])
+	key := hashing.SHA256Hex(wasm)
 	// One lock for the whole compile: wazero recommends compiling a module in
 	// one goroutine, and compiles are rare (once per bot per process).
 	r.mu.Lock()
@@ -185,15 +182,12 @@ func (r *Runtime) Compile(ctx context.Context, wasm []byte) (_ *Module, err erro
 	// A refusal is remembered too: a module that runs the compiler's child
 	// out of its CPU time costs 10 s of CPU, under this lock, every time
 	// it is offered, and a stranger can offer it again and again.
-	if e, ok := r.refused[key]; ok {
+	if e, ok := r.refused.get(key); ok {
 		return nil, e
 	}
 	defer func() {
 		if IsRefused(err) {
-			if r.refused == nil {
-				r.refused = map[string]error{}
-			}
-			r.refused[key] = err
+			r.refused.put(key, err)
 		}
 	}()
 	metered, err := r.instrument(key, wasm)
@@ -254,23 +248,18 @@ func (r *Runtime) instrument(key string, wasm []byte) ([]byte, error) {
 	return metered, nil
 }
 
-// executableFingerprint is the sha256 of the running program, or nil when it
-// cannot be read (then metered modules are not cached on disk).
+// executableFingerprint is the hex sha256 of the running program, or nil
+// when it cannot be read (then metered modules are not cached on disk).
 var executableFingerprint = sync.OnceValue(func() []byte {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil
 	}
-	f, err := os.Open(exe)
+	sum, err := hashing.FileSHA256(exe)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return nil
-	}
-	return h.Sum(nil)
+	return []byte(sum)
 })
 
 // checkImports refuses, at compile time rather than at every start, imports

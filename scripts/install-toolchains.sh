@@ -24,6 +24,7 @@
 set -eu
 
 packages="ca-certificates gcc libc6-dev clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev rustc libstd-rust-dev-wasm32"
+packages="$packages iproute2" # internal/scaleout partition tests: ip netns, veth pairs (they need root: CAP_NET_ADMIN)
 
 fail() {
 	echo "install-toolchains: $*" >&2

@@ -4,10 +4,15 @@
 # NATS on loopback: the cost of coordination. CPU is the user+system time
 # of every arena process (server and workers), read from /proc, so the
 # figure does not depend on how busy the shared machine is.
-# Usage: scripts/scaling.sh [SECONDS per setup, default 20] [GAME, default dots-and-boxes]
+# The four setups run in turn, ROUNDS times over (interleaved, so that a
+# change in the machine's load weighs on all of them alike); each line sums
+# its setup's rounds, and the last column is its CPU per match relative to
+# the in-process baseline of the same run.
+# Usage: scripts/scaling.sh [SECONDS per setup and round, default 20] [GAME, default dots-and-boxes] [ROUNDS, default 1]
 set -euo pipefail
 secs=${1:-20}
 game=${2:-dots-and-boxes}
+rounds=${3:-1}
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 pids=()
@@ -15,8 +20,8 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 
 trap cleanup EXIT
 go build -o "$tmp/arena" ./cmd/arena
 hz=$(getconf CLK_TCK)
-http=127.0.0.1:18280
-natsaddr=127.0.0.1:18281
+http=127.0.0.1:23280
+natsaddr=127.0.0.1:23281
 
 cpu() { # total CPU ticks of the given pids
   local t=0
@@ -25,9 +30,10 @@ cpu() { # total CPU ticks of the given pids
 }
 finished() { curl -fs "http://$http/metrics" | awk '/^arena_matches_total\{.*state="finished"/ {s+=$2} END {print s+0}'; }
 
+declare -A matches cpu
 run() { # label, local workers (0: none), remote workers
   local label=$1 local_n=$2 remote_n=$3 dir="$tmp/$1"
-  mkdir -p "$dir"
+  rm -rf "$dir"; mkdir -p "$dir"
   pids=()
   local args=(serve --addr "$http" --data "$dir" --rest 0 --check-every 0 --games "$game")
   if [ "$local_n" -gt 0 ]; then args+=(--workers "$local_n"); else args+=(--no-workers --nats-listen "$natsaddr"); fi
@@ -43,12 +49,23 @@ run() { # label, local workers (0: none), remote workers
   m1=$(finished); c1=$(cpu "${pids[@]}")
   for p in "${pids[@]}"; do kill "$p"; done
   wait 2>/dev/null || true
-  awk -v l="$label" -v m=$((m1 - m0)) -v c=$((c1 - c0)) -v hz="$hz" -v s="$secs" \
-    'BEGIN { printf "%-22s %6d matches  %7.1f CPU-s  %6.2f matches/CPU-s  %5.2f matches/s\n", l, m, c/hz, m/(c/hz), m/s }'
+  matches[$label]=$(( ${matches[$label]:-0} + m1 - m0 ))
+  cpu[$label]=$(( ${cpu[$label]:-0} + c1 - c0 ))
 }
 
-echo "game $game, $secs s per setup, $(nproc) cores"
-run "in-process, 1 worker" 1 0
-run "1 arena worker" 0 1
-run "2 arena workers" 0 2
-run "4 arena workers" 0 4
+setups=("in-process, 1 worker:1:0" "1 arena worker:0:1" "2 arena workers:0:2" "4 arena workers:0:4")
+echo "game $game, $rounds round(s) of $secs s per setup, $(nproc) cores"
+for r in $(seq 1 "$rounds"); do
+  for s in "${setups[@]}"; do
+    IFS=: read -r label l n <<<"$s"
+    run "$label" "$l" "$n"
+  done
+done
+base=""
+for s in "${setups[@]}"; do
+  IFS=: read -r label l n <<<"$s"
+  m=${matches[$label]} c=${cpu[$label]}
+  [ -n "$base" ] || base=$(awk -v m="$m" -v c="$c" 'BEGIN { print c/m }')
+  awk -v l="$label" -v m="$m" -v c="$c" -v hz="$hz" -v s="$((secs * rounds))" -v b="$base" \
+    'BEGIN { printf "%-22s %6d matches  %7.1f CPU-s  %6.2f matches/CPU-s  %5.2f matches/s  CPU/match %+5.1f%%\n", l, m, c/hz, m/(c/hz), m/s, 100*(c/m/b-1) }'
+done

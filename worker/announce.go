@@ -129,8 +129,13 @@ func (p *Pool) report(ctx context.Context, msg jetstream.Msg, r jobs.Result, log
 	deadline := time.Now().Add(limit)
 	for wait := 250 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
 		pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		err := p.q.PublishResult(pubCtx, r)
+		dup, err := p.q.PublishResult(pubCtx, r)
 		cancel()
+		if dup {
+			// Another worker ran the match meanwhile (this one was frozen or
+			// cut off past the ack wait): the stream keeps the first result.
+			log.Info("worker: result already reported by another worker; this late copy is dropped")
+		}
 		if err == nil || time.Now().After(deadline) {
 			return err
 		}

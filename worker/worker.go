@@ -47,10 +47,6 @@ type Options struct {
 	// this often, under Name (default: the host name).
 	Announce time.Duration
 	Name     string
-	// CrashOn makes the process exit at once when it starts this match:
-	// fault injection for the tests of poison jobs (arena worker's hidden
-	// --crash-on); 0 never does.
-	CrashOn int64
 }
 
 // Pool is a set of workers sharing one module cache.
@@ -163,8 +159,8 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 		msg.NakWithDelay(time.Second)
 		return
 	}
-	if p.opt.CrashOn != 0 && j.MatchID == p.opt.CrashOn {
-		os.Exit(3)
+	if hooks.crash(j.MatchID) {
+		os.Exit(3) // a test's poison job (testhook.go)
 	}
 	p.stats.begin(j.MatchID)
 	defer p.stats.end(j.MatchID)
@@ -188,6 +184,7 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 	stopHB()
 	if res != nil {
 		res.Worker, res.Check, res.Original = p.stats.id, j.Check, j.NotWorker
+		hooks.perturb(res)
 	}
 	var retry errRetry
 	switch {

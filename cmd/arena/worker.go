@@ -25,7 +25,6 @@ type workerCmd struct {
 	CacheMB  int64         `name:"cache-mb" default:"1024" help:"Bound on the module cache, in MiB."`
 	Name     string        `help:"Name shown in the server's worker list (default: the host name)."`
 	Announce time.Duration `default:"5s" help:"How often the worker announces itself to the server."`
-	CrashOn  int64         `name:"crash-on" hidden:"" help:"Exit at once when this match starts (fault injection for tests)."`
 }
 
 func (c *workerCmd) Run() error {
@@ -66,7 +65,7 @@ func (c *workerCmd) Run() error {
 		return fmt.Errorf("worker: %w", err)
 	}
 	pool, err := worker.New(q, worker.Options{Workers: c.Parallel, CacheDir: c.Cache, CacheBytes: c.CacheMB << 20,
-		Log: log, Name: c.Name, Announce: c.Announce, CrashOn: c.CrashOn})
+		Log: log, Name: c.Name, Announce: c.Announce})
 	if err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}

@@ -707,6 +707,10 @@ type MatchJSON struct {
 	Finished *time.Time        `json:"finished,omitempty"`
 	Seats    []SeatJSON        `json:"seats"`
 	Replay   json.RawMessage   `json:"replay,omitempty"`
+
+	// Determinism is "checked" or "mismatch" for a match run a second time
+	// and compared (docs/deploy.md); absent for the others.
+	Determinism string `json:"determinism,omitempty"`
 }
 
 // SeatJSON is one seat of a match.
@@ -724,7 +728,7 @@ type SeatJSON struct {
 
 func matchJSON(m store.Match) MatchJSON {
 	j := MatchJSON{ID: m.ID, Game: m.Game, Params: m.Params, Seed: strconv.FormatUint(m.Seed, 10), Kind: m.Kind, State: m.State,
-		Reason: m.Reason, Turns: m.Turns, Created: m.CreatedAt.UTC(), Seats: []SeatJSON{}}
+		Reason: m.Reason, Turns: m.Turns, Determinism: m.Determinism, Created: m.CreatedAt.UTC(), Seats: []SeatJSON{}}
 	if j.Params == nil {
 		j.Params = map[string]string{}
 	}

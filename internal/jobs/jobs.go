@@ -137,7 +137,7 @@ func StartServer(dir string, opts ...func(*natsserver.Options) error) (*natsserv
 func Connect(ns *natsserver.Server, userPassword ...string) (*nats.Conn, error) {
 	opts := []nats.Option{nats.InProcessServer(ns), nats.Name("arena")}
 	if len(userPassword) == 2 {
-		opts = append(opts, nats.UserInfo(userPassword[0], userPassword[1]))
+		opts = append(opts, login(userPassword[0], userPassword[1])...)
 	}
 	nc, err := nats.Connect("", opts...)
 	if err != nil {
@@ -213,36 +213,40 @@ func Setup(ctx context.Context, nc *nats.Conn, cfg Config) (*Queue, error) {
 // Publish queues a job. The message id is the match id, so publishing the
 // same match again within the stream's duplicate window adds nothing.
 func (q *Queue) Publish(ctx context.Context, j Job) error {
-	data, err := json.Marshal(j)
-	if err != nil {
-		return err
-	}
-	id := "match-" + strconv.FormatInt(j.MatchID, 10)
-	if j.Check {
-		id = "check-" + strconv.FormatInt(j.MatchID, 10)
-	}
-	_, err = q.JS.Publish(ctx, JobSubject, data, jetstream.WithMsgID(id))
-	if err != nil {
+	if _, err := q.publish(ctx, JobSubject, "match", j.MatchID, j.Check, j); err != nil {
 		return fmt.Errorf("jobs: publish match %d: %w", j.MatchID, err)
 	}
 	return nil
 }
 
-// PublishResult sends a job's outcome, deduplicated by match id.
-func (q *Queue) PublishResult(ctx context.Context, r Result) error {
-	data, err := json.Marshal(r)
+// PublishResult sends a job's outcome, deduplicated by match id: it reports
+// duplicate when the stream already had a result of the match (a late copy
+// from a worker that was cut off while another ran the match again).
+func (q *Queue) PublishResult(ctx context.Context, r Result) (duplicate bool, err error) {
+	dup, err := q.publish(ctx, ResultSubject, "result", r.MatchID, r.Check, r)
 	if err != nil {
-		return err
+		return false, fmt.Errorf("jobs: publish result of match %d: %w", r.MatchID, err)
 	}
-	id := "result-" + strconv.FormatInt(r.MatchID, 10)
-	if r.Check {
-		id = "check-result-" + strconv.FormatInt(r.MatchID, 10)
-	}
-	_, err = q.JS.Publish(ctx, ResultSubject, data, jetstream.WithMsgID(id))
+	return dup, nil
+}
+
+// publish sends v as JSON with the message id KIND-MATCH ("check-" before
+// it for a determinism check's second run, which is a message of its own),
+// and reports whether the stream had that id already.
+func (q *Queue) publish(ctx context.Context, subject, kind string, matchID int64, check bool, v any) (duplicate bool, err error) {
+	data, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("jobs: publish result of match %d: %w", r.MatchID, err)
+		return false, err
 	}
-	return nil
+	id := kind + "-" + strconv.FormatInt(matchID, 10)
+	if check {
+		id = "check-" + id
+	}
+	ack, err := q.JS.Publish(ctx, subject, data, jetstream.WithMsgID(id))
+	if err != nil {
+		return false, err
+	}
+	return ack.Duplicate, nil
 }
 
 // PutWasm stores a module under its sha256 (a no-op when it is there).

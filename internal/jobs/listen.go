@@ -24,7 +24,8 @@ import (
 
 // Users of an exposed embedded server. The server process connects in
 // process as ServerUser with a password that lives only in its memory;
-// workers connect as WorkerUser with the password of the creds file.
+// workers connect as WorkerUser with the password of the creds file, and
+// may do only what a worker does (WorkerPermissions).
 const (
 	ServerUser = "arena"
 	WorkerUser = "worker"
@@ -173,7 +174,7 @@ func (l Listen) Apply() (func(*natsserver.Options) error, error) {
 		o.Host, o.Port = host, p
 		o.Users = []*natsserver.User{
 			{Username: ServerUser, Password: l.ServerPassword},
-			{Username: WorkerUser, Password: l.WorkerPassword},
+			{Username: WorkerUser, Password: l.WorkerPassword, Permissions: WorkerPermissions()},
 		}
 		if tc != nil {
 			o.TLSConfig, o.TLS, o.TLSTimeout = tc, true, 5
@@ -220,6 +221,16 @@ func WorkerPasswordFor(dir string) (string, error) {
 	return NewPassword()
 }
 
+// login is how a user connects: a worker gets its replies where its
+// permissions let it listen (WorkerInbox).
+func login(user, password string) []nats.Option {
+	opts := []nats.Option{nats.UserInfo(user, password)}
+	if user == WorkerUser {
+		opts = append(opts, nats.CustomInboxPrefix(WorkerInbox))
+	}
+	return opts
+}
+
 // Dial connects to a NATS server (or cluster: comma-separated URLs) over the
 // network. It reconnects forever, so that a worker outlives restarts of the
 // server; c may be empty for a server without authentication.
@@ -232,7 +243,7 @@ func Dial(urls string, c Creds, name string) (*nats.Conn, error) {
 		nats.RetryOnFailedConnect(true),
 	}
 	if c.User != "" {
-		opts = append(opts, nats.UserInfo(c.User, c.Password))
+		opts = append(opts, login(c.User, c.Password)...)
 	}
 	if c.CA != "" {
 		pool := x509.NewCertPool()

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenabots/arena/internal/jobs"
@@ -24,7 +25,7 @@ import (
 
 func TestCredsFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), jobs.CredsFile)
-	want := jobs.Creds{URL: "nats://127.0.0.1:18250", User: jobs.WorkerUser, Password: "p4ss"}
+	want := jobs.Creds{URL: "nats://127.0.0.1:23301", User: jobs.WorkerUser, Password: "p4ss"}
 	os.WriteFile(path, []byte("old"), 0o644)
 	if err := jobs.WriteCreds(path, want); err != nil {
 		t.Fatal(err)
@@ -106,6 +107,38 @@ func selfSigned(t *testing.T) (certPath, keyPath string) {
 	return certPath, keyPath
 }
 
+// exposed starts an embedded server open as l says and sets up the queue
+// over the server's own connection, which it returns with the queue.
+func exposed(t *testing.T, l jobs.Listen, ackWait time.Duration) (*nats.Conn, *jobs.Queue) {
+	t.Helper()
+	ns := startExposed(t, l)
+	snc, err := jobs.Connect(ns, jobs.ServerUser, l.ServerPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(snc.Close)
+	q, err := jobs.Setup(context.Background(), snc, jobs.Config{AckWait: ackWait})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snc, q
+}
+
+// startExposed starts an embedded server open as l says, until the test ends.
+func startExposed(tb testing.TB, l jobs.Listen) *natsserver.Server {
+	tb.Helper()
+	opt, err := l.Apply()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ns, err := jobs.StartServer(tb.TempDir(), opt)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(ns.Shutdown)
+	return ns
+}
+
 // TestListen exposes an embedded server, plain and with TLS: the worker's
 // creds get in and bind to the server's queue; no password, a wrong one,
 // or TLS without the server's CA do not.
@@ -117,24 +150,8 @@ func TestListen(t *testing.T) {
 			name = "tls"
 		}
 		t.Run(name, func(t *testing.T) {
-			l := jobs.Listen{Addr: "127.0.0.1:" + []string{"18250", "18251"}[i], TLSCert: tc.cert, TLSKey: tc.key, WorkerPassword: "w0rker", ServerPassword: "s3rver"}
-			opt, err := l.Apply()
-			if err != nil {
-				t.Fatal(err)
-			}
-			ns, err := jobs.StartServer(t.TempDir(), opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(ns.Shutdown)
-			snc, err := jobs.Connect(ns, jobs.ServerUser, "s3rver")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer snc.Close()
-			if _, err := jobs.Setup(context.Background(), snc, jobs.Config{AckWait: 3 * time.Second}); err != nil {
-				t.Fatal(err)
-			}
+			l := jobs.Listen{Addr: "127.0.0.1:" + []string{"23301", "23302"}[i], TLSCert: tc.cert, TLSKey: tc.key, WorkerPassword: "w0rker", ServerPassword: "s3rver"}
+			exposed(t, l, 3*time.Second)
 			creds, err := l.WorkerCreds()
 			if err != nil {
 				t.Fatal(err)
@@ -181,8 +198,8 @@ func TestListenRefusesBadOptions(t *testing.T) {
 		{Addr: "nohostport", WorkerPassword: "a", ServerPassword: "b"},
 		{Addr: "127.0.0.1:0", WorkerPassword: "a", ServerPassword: "b"},
 		{Addr: "127.0.0.1:70000", WorkerPassword: "a", ServerPassword: "b"},
-		{Addr: "127.0.0.1:18252", TLSCert: "c.pem", WorkerPassword: "a", ServerPassword: "b"},
-		{Addr: "127.0.0.1:18252"},
+		{Addr: "127.0.0.1:23303", TLSCert: "c.pem", WorkerPassword: "a", ServerPassword: "b"},
+		{Addr: "127.0.0.1:23303"},
 	} {
 		if _, err := l.Apply(); err == nil {
 			t.Errorf("Listen %+v accepted", l)

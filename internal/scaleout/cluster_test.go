@@ -16,6 +16,7 @@ import (
 	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/arenabots/arena/internal/clitest"
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/internal/store"
 )
@@ -25,9 +26,9 @@ const nodeEnv = "ARENA_TEST_NATS_NODE"
 
 // Loopback ports of the three-node cluster.
 const (
-	clusterClient = 18260 // +i: client port of node i
-	clusterRoute  = 18263 // +i: route port of node i
-	clusterHTTP   = 18266
+	clusterClient = 23260 // +i: client port of node i
+	clusterRoute  = 23263 // +i: route port of node i
+	clusterHTTP   = 23266
 )
 
 const (
@@ -53,7 +54,7 @@ func runNATSNode() {
 		MaxPayload: jobs.MaxPayload,
 		Users: []*natsserver.User{
 			{Username: jobs.ServerUser, Password: serverPassword},
-			{Username: jobs.WorkerUser, Password: workerPassword},
+			{Username: jobs.WorkerUser, Password: workerPassword, Permissions: jobs.WorkerPermissions()},
 		},
 		Cluster: natsserver.ClusterOpts{Name: "arena", Host: "127.0.0.1", Port: clusterRoute + i},
 		Routes:  natsserver.RoutesFromStr(strings.Join(routes, ",")),
@@ -80,20 +81,12 @@ func TestNATSClusterNodeKilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var nodes []*proc
+	var nodes []*clitest.Proc
 	var urls []string
 	for i := range 3 {
 		cmd := exec.Command(self)
 		cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d %s", nodeEnv, i, filepath.Join(dir, fmt.Sprint("node", i))))
-		logf, _ := os.Create(filepath.Join(dir, fmt.Sprintf("node%d.log", i)))
-		cmd.Stdout, cmd.Stderr = logf, logf
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		p := &proc{name: fmt.Sprint("nats-", i+1), cmd: cmd, done: make(chan error, 1)}
-		go func() { p.done <- cmd.Wait(); logf.Close() }()
-		t.Cleanup(p.kill)
-		nodes = append(nodes, p)
+		nodes = append(nodes, clitest.Start(t, filepath.Join(dir, fmt.Sprintf("node%d.log", i)), fmt.Sprint("nats-", i+1), cmd))
 		urls = append(urls, fmt.Sprintf("nats://127.0.0.1:%d", clusterClient+i))
 	}
 	url := strings.Join(urls, ",")
@@ -103,19 +96,10 @@ func TestNATSClusterNodeKilled(t *testing.T) {
 		}
 	}
 	c := &cluster{t: t, dir: dir, base: fmt.Sprintf("http://127.0.0.1:%d", clusterHTTP)}
-	c.server = spawn(t, filepath.Join(dir, "serve.log"), "serve", "serve", "--addr", c.base[len("http://"):], "--data", dir,
-		"--nats", url, "--nats-creds", filepath.Join(dir, "arena.creds"), "--nats-replicas", "3", "--no-workers", "--rest", "0", "--ack-wait", ackWait)
-	t.Cleanup(func() {
-		if t.Failed() {
-			for _, f := range []string{"serve.log", "workers.log"} {
-				data, _ := os.ReadFile(filepath.Join(dir, f))
-				if len(data) > 6000 {
-					data = data[len(data)-6000:]
-				}
-				t.Logf("%s (tail):\n%s", f, data)
-			}
-		}
-	})
+	c.serveArgs = []string{"serve", "--addr", c.base[len("http://"):], "--data", dir,
+		"--nats", url, "--nats-creds", filepath.Join(dir, "arena.creds"), "--nats-replicas", "3", "--no-workers", "--rest", "0", "--ack-wait", ackWait}
+	c.logsOnFailure()
+	c.server = clitest.Start(t, filepath.Join(dir, "serve.log"), "serve", exec.Command(arenaBin, c.serveArgs...))
 	waitFor(t, "server healthy on the cluster", 45*time.Second, func() bool { return healthy(c.base) })
 	nc, err := jobs.Dial(url, jobs.Creds{URL: url, User: jobs.ServerUser, Password: serverPassword}, "test")
 	if err != nil {
@@ -135,15 +119,11 @@ func TestNATSClusterNodeKilled(t *testing.T) {
 			t.Fatalf("stream %s not replicated on three nodes: %+v %+v", name, info.Config, info.Cluster)
 		}
 	}
-	for range 2 {
-		c.n++
-		name := fmt.Sprintf("w%d", c.n)
-		c.workers = append(c.workers, spawn(t, filepath.Join(dir, "workers.log"), name, "worker", "--creds", filepath.Join(dir, "worker.creds"),
-			"--parallel", "1", "--announce", "200ms", "--name", name, "--cache", t.TempDir()))
-	}
+	c.startWorker("")
+	c.startWorker("")
 	s := c.store()
 	waitFor(t, "3 matches finished", 40*time.Second, func() bool { return finishedCount(t, s) >= 3 })
-	nodes[0].kill()
+	nodes[0].Kill()
 	live, err := s.Matches(context.Background(), store.MatchFilter{Live: true, Limit: 200})
 	if err != nil {
 		t.Fatal(err)

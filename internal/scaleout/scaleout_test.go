@@ -24,6 +24,7 @@ import (
 	"github.com/arenabots/arena/internal/clitest"
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/internal/store"
+	"github.com/arenabots/arena/worker"
 )
 
 var arenaBin string
@@ -33,88 +34,50 @@ func TestMain(m *testing.M) {
 		runNATSNode() // this test binary, re-run as one node of a NATS cluster
 		return
 	}
-	clitest.Main(m, "../../cmd/arena", &arenaBin)
+	// The workers' fault hooks (worker/testhook.go) exist only in this build.
+	clitest.Main(m, "../../cmd/arena", &arenaBin, "-tags", "arenatesthooks")
 }
 
 // ackWait is short so that lost jobs come back within the test's time.
 const ackWait = "2s"
 
-// proc is an arena process.
-type proc struct {
-	name string
-	cmd  *exec.Cmd
-	done chan error
-}
-
-func spawn(t *testing.T, logPath, name string, args ...string) *proc {
-	t.Helper()
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(arenaBin, args...)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &proc{name: name, cmd: cmd, done: make(chan error, 1)}
-	go func() { p.done <- cmd.Wait(); logf.Close() }()
-	t.Cleanup(func() { p.kill() })
-	return p
-}
-
-// exited reports whether the process has ended.
-func (p *proc) exited() bool {
-	select {
-	case err := <-p.done:
-		p.done <- err
-		return true
-	default:
-		return false
-	}
-}
-
-// kill ends the process with SIGKILL (also a stopped one) and reaps it.
-func (p *proc) kill() {
-	if p.cmd.ProcessState != nil {
-		return
-	}
-	p.cmd.Process.Signal(syscall.SIGKILL)
-	<-p.done
-}
-
 // cluster is one server and its workers, in dir.
 type cluster struct {
-	t       *testing.T
-	dir     string
-	base    string // http://...
-	natsAdr string
-	server  *proc
-	workers []*proc
-	n       int
+	t         *testing.T
+	dir       string
+	base      string // http://...
+	natsAdr   string
+	serveArgs []string
+	server    *clitest.Proc
+	workers   []*clitest.Proc
+	n         int
 }
 
-func newCluster(t *testing.T, httpPort, natsPort int) *cluster {
-	c := &cluster{t: t, dir: t.TempDir(), base: fmt.Sprintf("http://127.0.0.1:%d", httpPort), natsAdr: fmt.Sprintf("127.0.0.1:%d", natsPort)}
+// newCluster starts `arena serve --nats-listen natsAddr` with no worker of
+// its own, its HTTP on 127.0.0.1:httpPort; extra are more serve flags.
+func newCluster(t *testing.T, httpPort int, natsAddr string, extra ...string) *cluster {
+	c := &cluster{t: t, dir: t.TempDir(), base: fmt.Sprintf("http://127.0.0.1:%d", httpPort), natsAdr: natsAddr}
+	c.serveArgs = append([]string{"serve", "--addr", c.base[len("http://"):], "--data", c.dir,
+		"--nats-listen", c.natsAdr, "--no-workers", "--rest", "0", "--ack-wait", ackWait, "--check-every", "3"}, extra...)
 	c.startServer()
-	t.Cleanup(func() {
-		if t.Failed() {
+	c.logsOnFailure()
+	return c
+}
+
+// logsOnFailure shows the end of the processes' logs when the test fails.
+func (c *cluster) logsOnFailure() {
+	c.t.Cleanup(func() {
+		if c.t.Failed() {
 			for _, f := range []string{"serve.log", "workers.log"} {
-				data, _ := os.ReadFile(filepath.Join(c.dir, f))
-				if len(data) > 6000 {
-					data = data[len(data)-6000:]
-				}
-				t.Logf("%s (tail):\n%s", f, data)
+				c.t.Logf("%s (tail):\n%s", f, clitest.Tail(filepath.Join(c.dir, f), 6000))
 			}
 		}
 	})
-	return c
 }
 
 func (c *cluster) startServer() {
 	c.t.Helper()
-	c.server = spawn(c.t, filepath.Join(c.dir, "serve.log"), "serve", "serve", "--addr", c.base[len("http://"):], "--data", c.dir,
-		"--nats-listen", c.natsAdr, "--no-workers", "--rest", "0", "--ack-wait", ackWait, "--check-every", "3")
+	c.server = clitest.Start(c.t, filepath.Join(c.dir, "serve.log"), "serve", exec.Command(arenaBin, c.serveArgs...))
 	waitFor(c.t, "server healthy", 30*time.Second, func() bool { return healthy(c.base) })
 }
 
@@ -127,15 +90,29 @@ func healthy(base string) bool {
 	return resp.StatusCode == 200
 }
 
-// startWorker runs `arena worker` with the server's creds file, as on
-// another machine: its own cache directory, nothing else of the server's.
-func (c *cluster) startWorker(extra ...string) *proc {
+// workerArgs are the arguments of `arena worker` with the server's creds
+// file, as on another machine: its own cache directory, nothing else of
+// the server's.
+func (c *cluster) workerArgs(name string, extra ...string) []string {
+	return append([]string{"worker", "--creds", filepath.Join(c.dir, jobs.CredsFile),
+		"--parallel", "1", "--announce", "200ms", "--name", name, "--cache", c.t.TempDir()}, extra...)
+}
+
+// startWorker runs `arena worker`; hooks, when given, are its faults
+// (worker.TestHooksEnv).
+func (c *cluster) startWorker(hooks string, extra ...string) *clitest.Proc {
 	c.t.Helper()
 	c.n++
 	name := fmt.Sprintf("w%d", c.n)
-	args := append([]string{"worker", "--creds", filepath.Join(c.dir, jobs.CredsFile),
-		"--parallel", "1", "--announce", "200ms", "--name", name, "--cache", c.t.TempDir()}, extra...)
-	w := spawn(c.t, filepath.Join(c.dir, "workers.log"), name, args...)
+	cmd := exec.Command(arenaBin, c.workerArgs(name, extra...)...)
+	if hooks != "" {
+		cmd.Env = append(os.Environ(), worker.TestHooksEnv+"="+hooks)
+	}
+	return c.addWorker(name, cmd)
+}
+
+func (c *cluster) addWorker(name string, cmd *exec.Cmd) *clitest.Proc {
+	w := clitest.Start(c.t, filepath.Join(c.dir, "workers.log"), name, cmd)
 	c.workers = append(c.workers, w)
 	return w
 }
@@ -164,27 +141,17 @@ func (c *cluster) store() *store.Store {
 	return s
 }
 
-// waitFor polls cond every 50 ms until it holds or the time is up.
-func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", d, what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
+var waitFor = clitest.WaitFor
 
 // busyWorker waits for a worker running a match and returns both.
-func (c *cluster) busyWorker(among []*proc) (*proc, int64) {
+func (c *cluster) busyWorker(among []*clitest.Proc) (*clitest.Proc, int64) {
 	c.t.Helper()
-	var w *proc
+	var w *clitest.Proc
 	var id int64
 	waitFor(c.t, "a worker running a match", 30*time.Second, func() bool {
 		for _, info := range c.roster() {
 			for _, p := range among {
-				if p.name == info.Name && p.cmd.ProcessState == nil && len(info.Current) > 0 {
+				if p.Name == info.Name && !p.Exited() && len(info.Current) > 0 {
 					w, id = p, info.Current[0]
 					return true
 				}
@@ -221,128 +188,67 @@ func finishedCount(t *testing.T, s *store.Store) int {
 	return n
 }
 
-// exactlyOnce checks that every rated match was counted once: each bot's
-// match count equals its applied rated matches and its rating history (one
-// entry per match), and that no failed match moved a rating. A finished
-// match waits to be applied only for an earlier match still live.
-func exactlyOnce(t *testing.T, s *store.Store) {
-	t.Helper()
-	ctx := context.Background()
-	rated := map[int64]int{}
-	failed := map[int64]bool{}
-	firstLive := int64(1 << 62)
-	lives, err := s.Matches(ctx, store.MatchFilter{Live: true, Limit: 200})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range lives {
-		firstLive = min(firstLive, m.ID)
-	}
-	f := store.MatchFilter{Limit: 200}
-	for {
-		ms, err := s.Matches(ctx, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range ms {
-			switch {
-			case m.Kind == store.KindRated && m.State == store.Finished && !m.Applied:
-				if m.ID < firstLive {
-					t.Errorf("match %d finished but not rated, with no earlier match live", m.ID)
-				}
-			case m.Kind == store.KindRated && m.State == store.Finished:
-				for _, seat := range m.Seats {
-					rated[seat.BotID]++
-				}
-			case m.State == store.Failed:
-				failed[m.ID] = true
-			}
-		}
-		if len(ms) < f.Limit {
-			break
-		}
-		f.Before = ms[len(ms)-1].ID
-	}
-	total := 0
-	for _, g := range []string{"dots-and-boxes", "lines-and-boxes", "grid-royale"} {
-		bots, err := s.ActiveBots(ctx, g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, b := range bots {
-			h, err := s.RatingHistory(ctx, b.ID, 0, 100000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			seen := map[int64]bool{}
-			for _, p := range h {
-				if seen[p.MatchID] || failed[p.MatchID] {
-					t.Errorf("bot %d: rating moved twice or by a failed match (match %d)", b.ID, p.MatchID)
-				}
-				seen[p.MatchID] = true
-			}
-			if int(b.Matches) != rated[b.ID] || len(h) != rated[b.ID] {
-				t.Errorf("bot %d: %d matches counted, %d rating changes, %d rated matches recorded", b.ID, b.Matches, len(h), rated[b.ID])
-			}
-			total += rated[b.ID]
-		}
-	}
-	if total == 0 {
-		t.Error("no rated match was recorded: the check proves nothing")
-	}
-}
+var exactlyOnce = clitest.ExactlyOnce
 
-// killMidMatch SIGKILLs a worker while it runs a match and returns the
-// match, retrying until the kill really caught a match unfinished.
-func (c *cluster) killMidMatch(s *store.Store, among []*proc, stop bool) (*proc, int64) {
+// catchMidMatch waits for a worker among those given running a match,
+// cuts it off from the server (cut: kill, freeze, partition), and returns
+// the worker and the match once the match is still unfinished a moment
+// later; when the worker had already reported it, heal gives back the
+// worker to watch instead, and it tries again.
+func (c *cluster) catchMidMatch(s *store.Store, among []*clitest.Proc, cut func(*clitest.Proc), heal func(*clitest.Proc) *clitest.Proc) (*clitest.Proc, int64) {
 	c.t.Helper()
 	for try := 0; try < 10; try++ {
 		w, id := c.busyWorker(among)
-		if stop {
-			w.cmd.Process.Signal(syscall.SIGSTOP)
-		} else {
-			w.kill()
-		}
+		cut(w)
 		// The recorder takes a result within milliseconds: still unfinished
 		// a moment later means the worker died (or froze) holding it.
 		time.Sleep(300 * time.Millisecond)
 		if live(c.match(s, id)) {
 			return w, id
 		}
-		if stop {
-			w.cmd.Process.Signal(syscall.SIGCONT)
-		} else {
-			among = slices.DeleteFunc(slices.Clone(among), func(p *proc) bool { return p == w })
-			among = append(among, c.startWorker())
-		}
+		among = slices.Clone(among)
+		among[slices.Index(among, w)] = heal(w)
 	}
 	c.t.Fatal("10 tries and no worker was caught mid-match")
 	return nil, 0
+}
+
+// killMidMatch SIGKILLs a worker while it runs a match (replacing it by a
+// new worker when the kill came too late).
+func (c *cluster) killMidMatch(s *store.Store, among []*clitest.Proc) (*clitest.Proc, int64) {
+	return c.catchMidMatch(s, among, (*clitest.Proc).Kill, func(*clitest.Proc) *clitest.Proc { return c.startWorker("") })
+}
+
+// stopMidMatch freezes a worker with SIGSTOP while it runs a match.
+func (c *cluster) stopMidMatch(s *store.Store, among []*clitest.Proc) (*clitest.Proc, int64) {
+	return c.catchMidMatch(s, among, func(w *clitest.Proc) { w.Signal(syscall.SIGSTOP) },
+		func(w *clitest.Proc) *clitest.Proc { w.Signal(syscall.SIGCONT); return w })
 }
 
 // TestTwoWorkersSIGKILL: a server open to workers plays rated matches on
 // two `arena worker` processes; one is killed with SIGKILL mid-match; its
 // match is handed to the other after the ack wait and recorded once.
 func TestTwoWorkersSIGKILL(t *testing.T) {
-	c := newCluster(t, 18210, 18211)
+	c := newCluster(t, 23210, "127.0.0.1:23211")
 	info, err := os.Stat(filepath.Join(c.dir, jobs.CredsFile))
 	if err != nil || info.Mode().Perm() != 0o600 {
 		t.Fatalf("worker.creds: %v, mode %v; want 0600", err, info.Mode())
 	}
-	w1, w2 := c.startWorker(), c.startWorker()
+	w1, w2 := c.startWorker(""), c.startWorker("")
 	s := c.store()
 	waitFor(t, "two workers announced", 20*time.Second, func() bool { return len(c.roster()) == 2 })
+	publicWorkerFields(t, c.base)
 	waitFor(t, "6 matches finished", 40*time.Second, func() bool { return finishedCount(t, s) >= 6 })
 	// One match in three is run again on the other worker and compared.
 	same := `arena_determinism_checks_total{outcome="same",where="other"}`
 	waitFor(t, "a determinism check on another worker", 30*time.Second, func() bool { return metric(t, c.base, same) >= 1 })
 
-	killed, id := c.killMidMatch(s, []*proc{w1, w2}, false)
-	t.Logf("killed %s running match %d", killed.name, id)
+	killed, id := c.killMidMatch(s, []*clitest.Proc{w1, w2})
+	t.Logf("killed %s running match %d", killed.Name, id)
 	waitFor(t, fmt.Sprintf("match %d finished after the kill", id), 30*time.Second, func() bool { return c.match(s, id).State == store.Finished })
 	waitFor(t, "the killed worker leaves the list", 5*time.Second, func() bool {
 		for _, w := range c.roster() {
-			if w.Name == killed.name {
+			if w.Name == killed.Name {
 				return false
 			}
 		}
@@ -357,6 +263,32 @@ func TestTwoWorkersSIGKILL(t *testing.T) {
 	}
 	if n := metric(t, c.base, `arena_workers`); n != 1 {
 		t.Fatalf("arena_workers = %v after one of two was killed", n)
+	}
+}
+
+// publicWorkerFields checks that GET /api/v1/workers, public on purpose
+// (docs/api.md), shows exactly the documented fields to anyone: a new field
+// there is a decision, not an accident.
+func publicWorkerFields(t *testing.T, base string) {
+	t.Helper()
+	var out struct {
+		Local   *int             `json:"local_workers"`
+		Workers []map[string]any `json:"workers"`
+	}
+	getJSON(t, base+"/api/v1/workers", &out)
+	want := []string{"cores", "cost_model", "current", "failed", "id", "interval", "last_seen", "matches_run", "name", "parallel", "refused", "started", "version"}
+	if out.Local == nil || len(out.Workers) == 0 {
+		t.Fatalf("GET /api/v1/workers: %+v", out)
+	}
+	for _, w := range out.Workers {
+		var keys []string
+		for k := range w {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		if !slices.Equal(keys, want) {
+			t.Fatalf("GET /api/v1/workers shows %v; docs/api.md documents %v", keys, want)
+		}
 	}
 }
 
@@ -394,19 +326,19 @@ func metric(t *testing.T, base, prefix string) float64 {
 // match runs again elsewhere after the ack wait; thawed, its late result
 // changes nothing.
 func TestStalledWorker(t *testing.T) {
-	c := newCluster(t, 18220, 18221)
-	w1, w2 := c.startWorker(), c.startWorker()
+	c := newCluster(t, 23220, "127.0.0.1:23221")
+	w1, w2 := c.startWorker(""), c.startWorker("")
 	s := c.store()
 	waitFor(t, "3 matches finished", 40*time.Second, func() bool { return finishedCount(t, s) >= 3 })
-	stalled, id := c.killMidMatch(s, []*proc{w1, w2}, true)
-	t.Logf("stopped %s running match %d", stalled.name, id)
+	stalled, id := c.stopMidMatch(s, []*clitest.Proc{w1, w2})
+	t.Logf("stopped %s running match %d", stalled.Name, id)
 	waitFor(t, fmt.Sprintf("match %d finished elsewhere", id), 30*time.Second, func() bool { return c.match(s, id).State == store.Finished })
 	before := c.match(s, id)
-	stalled.cmd.Process.Signal(syscall.SIGCONT)
+	stalled.Signal(syscall.SIGCONT)
 	// The thawed worker finishes its copy and reports it: a duplicate.
 	waitFor(t, "the thawed worker announces again", 10*time.Second, func() bool {
 		for _, w := range c.roster() {
-			if w.Name == stalled.name && !slices.Contains(w.Current, id) {
+			if w.Name == stalled.Name && !slices.Contains(w.Current, id) {
 				return true
 			}
 		}
@@ -421,14 +353,14 @@ func TestStalledWorker(t *testing.T) {
 }
 
 // TestPoisonJob: a match that crashes every worker that takes it (the
-// workers' hidden --crash-on makes them exit when it starts) ends, after a
+// workers' test hook crash-on makes them exit when it starts) ends, after a
 // bounded number of deliveries, as a failed, unrated match with a reason,
 // and the service goes on.
 func TestPoisonJob(t *testing.T) {
-	c := newCluster(t, 18230, 18231)
+	c := newCluster(t, 23230, "127.0.0.1:23231")
 	const poison = 3
-	crashy := func() *proc { return c.startWorker("--crash-on", fmt.Sprint(poison)) }
-	workers := []*proc{crashy(), crashy()}
+	crashy := func() *clitest.Proc { return c.startWorker(fmt.Sprint("crash-on=", poison)) }
+	workers := []*clitest.Proc{crashy(), crashy()}
 	s := c.store()
 	crashes := 0
 	deadline := time.Now().Add(40 * time.Second)
@@ -442,7 +374,7 @@ func TestPoisonJob(t *testing.T) {
 		}
 		// A crashed worker is restarted, as systemd would.
 		for i, w := range workers {
-			if w.exited() {
+			if w.Exited() {
 				crashes++
 				workers[i] = crashy()
 			}
@@ -466,12 +398,12 @@ func TestPoisonJob(t *testing.T) {
 // started again while its workers run; they reconnect with the same creds
 // and play on, and nothing is counted twice.
 func TestServerRestartWithWorkers(t *testing.T) {
-	c := newCluster(t, 18240, 18241)
-	c.startWorker()
-	c.startWorker()
+	c := newCluster(t, 23240, "127.0.0.1:23241")
+	c.startWorker("")
+	c.startWorker("")
 	s := c.store()
 	waitFor(t, "3 matches finished", 40*time.Second, func() bool { return finishedCount(t, s) >= 3 })
-	c.server.kill()
+	c.server.Kill()
 	interrupted, err := s.Matches(context.Background(), store.MatchFilter{Live: true, Limit: 200})
 	if err != nil {
 		t.Fatal(err)
@@ -481,8 +413,8 @@ func TestServerRestartWithWorkers(t *testing.T) {
 	waitFor(t, "both workers back in the list", 20*time.Second, func() bool { return len(c.roster()) == 2 })
 	waitFor(t, "3 more matches after the restart", 40*time.Second, func() bool { return finishedCount(t, s) >= n+3 })
 	for _, w := range c.workers {
-		if w.cmd.ProcessState != nil {
-			t.Fatalf("worker %s exited across the restart", w.name)
+		if w.Exited() {
+			t.Fatalf("worker %s exited across the restart", w.Name)
 		}
 	}
 	// Matches the kill interrupted are run again, not stuck.
@@ -490,4 +422,100 @@ func TestServerRestartWithWorkers(t *testing.T) {
 		waitFor(t, fmt.Sprintf("interrupted match %d ends", m.ID), 30*time.Second, func() bool { return c.match(s, m.ID).State == store.Finished })
 	}
 	exactlyOnce(t, s)
+}
+
+// TestDeterminismMismatch: every finished match is run a second time on
+// the other worker and the replays compared; one worker (its test hook
+// perturb-checks) plays its checks differently. The matches it checks are
+// marked "mismatch" in the store and the API, counted in /metrics and
+// logged; those the other worker checks are marked "checked".
+func TestDeterminismMismatch(t *testing.T) {
+	c := newCluster(t, 23250, "127.0.0.1:23251", "--check-every", "1")
+	c.startWorker("")
+	c.startWorker("perturb-checks")
+	s := c.store()
+	const checks = `arena_determinism_checks_total`
+	mismatch := checks + `{outcome="mismatch",where="other"}`
+	same := checks + `{outcome="same",where="other"}`
+	waitFor(t, "a mismatch and an agreement counted", 60*time.Second, func() bool {
+		return metric(t, c.base, mismatch) >= 1 && metric(t, c.base, same) >= 1
+	})
+	// A check is marked in the store before it is counted: the marks read
+	// after the counts are at least as many.
+	counted := map[string]float64{store.DeterminismMismatch: metric(t, c.base, checks+`{outcome="mismatch"`),
+		store.DeterminismChecked: metric(t, c.base, checks+`{outcome="same"`)}
+	marked := map[string][]int64{}
+	ms, err := s.Matches(context.Background(), store.MatchFilter{Limit: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		marked[m.Determinism] = append(marked[m.Determinism], m.ID)
+	}
+	for outcome, n := range counted {
+		if float64(len(marked[outcome])) < n {
+			t.Errorf("%v checks counted %q, %d matches marked so: %v", n, outcome, len(marked[outcome]), marked[outcome])
+		}
+	}
+	for outcome, ids := range marked {
+		if outcome != "" && outcome != store.DeterminismChecked && outcome != store.DeterminismMismatch {
+			t.Errorf("matches %v marked %q", ids, outcome)
+		}
+	}
+	for _, outcome := range []string{store.DeterminismMismatch, store.DeterminismChecked} {
+		id := marked[outcome][0]
+		var m struct {
+			State       string
+			Determinism *string
+		}
+		getJSON(t, fmt.Sprintf("%s/api/v1/matches/%d", c.base, id), &m)
+		if m.State != store.Finished || m.Determinism == nil || *m.Determinism != outcome {
+			t.Errorf("GET match %d: state %q, determinism %v; want finished, %q", id, m.State, m.Determinism, outcome)
+		}
+	}
+	bad := marked[store.DeterminismMismatch][0]
+	waitFor(t, fmt.Sprintf("the mismatch of match %d logged", bad), 10*time.Second, func() bool {
+		return logHas(filepath.Join(c.dir, "serve.log"), bad, "ERROR", "DETERMINISM")
+	})
+	// A mismatch says something about a worker, not about the match: its
+	// result and ratings stand, counted once.
+	exactlyOnce(t, s)
+}
+
+// logHas reports whether a log (log/slog text) has a line of the level
+// about the match that contains text.
+func logHas(path string, match int64, level, text string) bool {
+	data, _ := os.ReadFile(path)
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.Contains(line, " level="+level+" ") && strings.Contains(line+" ", fmt.Sprintf(" match=%d ", match)) && strings.Contains(line, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// workerInfo is the server's entry for the worker of this name, or nil.
+func (c *cluster) workerInfo(name string) *jobs.WorkerInfo {
+	for _, w := range c.roster() {
+		if w.Name == name {
+			return &w
+		}
+	}
+	return nil
+}
+
+// getJSON decodes a 200 answer of the API.
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s", url, resp.Status)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
 }

@@ -21,35 +21,15 @@ var arenaBin string
 
 func TestMain(m *testing.M) { clitest.Main(m, "../../cmd/arena", &arenaBin) }
 
-// child is `arena serve` as a real process.
-type child struct {
-	cmd  *exec.Cmd
-	done chan error
-}
-
-func serveChild(t *testing.T, addr, dir, db string) *child {
+// serveChild runs `arena serve` as a real process and waits until it is
+// healthy.
+func serveChild(t *testing.T, addr, dir, db string) *clitest.Proc {
 	t.Helper()
 	args := []string{"serve", "--addr", addr, "--data", dir, "--workers", "2", "--rest", "0", "--ack-wait", "2s"}
 	if db != "" {
 		args = append(args, "--db", db)
 	}
-	cmd := exec.Command(arenaBin, args...)
-	logf, err := os.OpenFile(dir+"/serve.log", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := &child{cmd: cmd, done: make(chan error, 1)}
-	go func() { c.done <- cmd.Wait(); logf.Close() }()
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			<-c.done
-		}
-	})
+	c := clitest.Start(t, dir+"/serve.log", "serve", exec.Command(arenaBin, args...))
 	waitHealthy(t, "http://"+addr)
 	return c
 }
@@ -64,21 +44,7 @@ func openStore(t *testing.T, dir, db string) *store.Store {
 	return s
 }
 
-func allMatches(t *testing.T, s *store.Store, live bool) []store.Match {
-	var out []store.Match
-	f := store.MatchFilter{Live: live, Limit: 200}
-	for {
-		ms, err := s.Matches(context.Background(), f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, ms...)
-		if len(ms) < f.Limit {
-			return out
-		}
-		f.Before = ms[len(ms)-1].ID
-	}
-}
+var allMatches = clitest.AllMatches
 
 // TestKill9 kills the server with SIGKILL while matches run, restarts it,
 // and checks that no finished match was lost, that every interrupted match
@@ -102,8 +68,7 @@ func TestKill9(t *testing.T) {
 				}
 				time.Sleep(100 * time.Millisecond)
 			}
-			c.cmd.Process.Signal(syscall.SIGKILL)
-			<-c.done
+			c.Kill()
 			finished := allMatches(t, s, false)
 			interrupted := allMatches(t, s, true)
 			if len(interrupted) == 0 {
@@ -132,10 +97,10 @@ func TestKill9(t *testing.T) {
 				}
 			}
 			start := time.Now()
-			c.cmd.Process.Signal(syscall.SIGTERM)
+			c.Signal(syscall.SIGTERM)
 			select {
-			case err := <-c.done:
-				if err != nil {
+			case <-c.Done():
+				if err := c.Err(); err != nil {
 					t.Fatalf("after SIGTERM: %v", err)
 				}
 			case <-time.After(10 * time.Second):
@@ -150,51 +115,7 @@ func TestKill9(t *testing.T) {
 					t.Fatalf("finished match %d changed: %+v -> %+v, %v", m.ID, m, got, err)
 				}
 			}
-			// Exactly once: every bot's match count equals its rated finished
-			// matches and its rating history, one entry per match.
-			// A finished rated match waits for the earlier matches of its
-			// bots; SIGTERM may have left some of those queued.
-			ended := allMatches(t, s, false)
-			firstLive := int64(1 << 62)
-			for _, m := range allMatches(t, s, true) {
-				firstLive = min(firstLive, m.ID)
-			}
-			rated := map[int64]int{}
-			for _, m := range ended {
-				if m.Kind == store.KindRated && m.State == store.Finished {
-					if !m.Applied {
-						if m.ID < firstLive {
-							t.Fatalf("match %d finished but not rated, with no earlier match pending", m.ID)
-						}
-						continue
-					}
-					for _, seat := range m.Seats {
-						rated[seat.BotID]++
-					}
-				}
-			}
-			for _, g := range []string{"dots-and-boxes", "lines-and-boxes", "grid-royale"} {
-				bots, err := s.ActiveBots(ctx, g)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, b := range bots {
-					h, err := s.RatingHistory(ctx, b.ID, 0, 100000)
-					if err != nil {
-						t.Fatal(err)
-					}
-					seen := map[int64]bool{}
-					for _, p := range h {
-						if seen[p.MatchID] {
-							t.Fatalf("bot %d rated twice for match %d", b.ID, p.MatchID)
-						}
-						seen[p.MatchID] = true
-					}
-					if int(b.Matches) != rated[b.ID] || len(h) != rated[b.ID] {
-						t.Fatalf("bot %d: %d matches counted, %d rating changes, %d rated matches applied", b.ID, b.Matches, len(h), rated[b.ID])
-					}
-				}
-			}
+			clitest.ExactlyOnce(t, s)
 		})
 	}
 }

@@ -210,8 +210,9 @@ func (s *Server) maybeCheck(ctx context.Context, m store.Match, r jobs.Result) {
 	}
 }
 
-// compareCheck compares a second run with the recorded replay. A mismatch
-// is logged as an error and counted: some worker plays differently.
+// compareCheck compares a second run with the recorded replay and marks
+// the match with the outcome. A mismatch is logged as an error and counted:
+// some worker plays differently.
 func (s *Server) compareCheck(ctx context.Context, m store.Match, r jobs.Result) error {
 	if m.State != store.Finished {
 		return nil
@@ -224,14 +225,37 @@ func (s *Server) compareCheck(ctx context.Context, m store.Match, r jobs.Result)
 	if r.Worker == "" || r.Worker == r.Original {
 		where = "same"
 	}
-	if r.Error == "" && bytes.Equal(rec, r.Replay) {
+	outcome := store.DeterminismChecked
+	if r.Error != "" || !bytes.Equal(rec, r.Replay) {
+		outcome = store.DeterminismMismatch
+	}
+	// Marked before counted: a failed write is retried (the result is
+	// handed back), and the count must not run ahead of the marks.
+	if err := s.store.MarkDeterminism(ctx, m.ID, outcome); err != nil {
+		return err
+	}
+	if outcome == store.DeterminismChecked {
 		s.checks.WithLabelValues("same", where).Inc()
+		s.log.Info("determinism checked", "match", m.ID, "where", where)
 		return nil
 	}
 	s.checks.WithLabelValues("mismatch", where).Inc()
 	s.log.Error("DETERMINISM: a second run of a match differs from the recorded one", "match", m.ID, "game", m.Game,
-		"recorded_bytes", len(rec), "rerun_bytes", len(r.Replay), "rerun_worker", r.Worker, "rerun_error", r.Error)
+		"recorded_bytes", len(rec), "rerun_bytes", len(r.Replay), "first_difference", firstDifference(rec, r.Replay),
+		"recorded_worker", r.Original, "rerun_worker", r.Worker, "rerun_error", r.Error)
 	return nil
+}
+
+// firstDifference is the offset of the first byte where a and b differ (the
+// shorter one's length when one is a prefix of the other).
+func firstDifference(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
 }
 
 // publishLater notes a match whose job could not be published (NATS

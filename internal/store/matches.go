@@ -58,6 +58,10 @@ type Match struct {
 	CreatedAt  time.Time
 	FinishedAt time.Time // zero while not finished
 	Seats      []Seat
+
+	// Determinism is the outcome of running the finished match a second
+	// time: "" (not checked), DeterminismChecked or DeterminismMismatch.
+	Determinism string
 }
 
 // Seat is one seat of a match, with its outcome once finished.
@@ -306,6 +310,26 @@ func (s *Store) FailMatch(ctx context.Context, id int64, reason string) (bool, e
 	return n == 1, err
 }
 
+// Outcomes of a determinism check (Match.Determinism).
+const (
+	DeterminismChecked  = "checked"  // a second run gave the same replay, byte for byte
+	DeterminismMismatch = "mismatch" // a second run differed: some worker plays differently
+)
+
+// MarkDeterminism records the outcome of a finished match's second run. A
+// mismatch stays: a later run that agrees does not clear it.
+func (s *Store) MarkDeterminism(ctx context.Context, id int64, outcome string) error {
+	if outcome != DeterminismChecked && outcome != DeterminismMismatch {
+		return fmt.Errorf("store: mark determinism: unknown outcome %q", outcome)
+	}
+	_, err := s.w.ExecContext(ctx, s.q(`UPDATE matches SET determinism = ? WHERE id = ? AND state = ? AND determinism <> ?`),
+		outcome, id, Finished, DeterminismMismatch)
+	if err != nil {
+		return fmt.Errorf("store: mark determinism: %w", err)
+	}
+	return nil
+}
+
 // MatchFilter selects matches for a list.
 type MatchFilter struct {
 	Game   string
@@ -315,14 +339,14 @@ type MatchFilter struct {
 	Limit  int
 }
 
-const matchColumns = `m.id, m.game, m.params, m.seed, m.kind, m.state, m.reason, m.turns, m.applied, m.created_at, COALESCE(m.finished_at, 0)`
+const matchColumns = `m.id, m.game, m.params, m.seed, m.kind, m.state, m.reason, m.turns, m.applied, m.determinism, m.created_at, COALESCE(m.finished_at, 0)`
 
 func scanMatch(sc interface{ Scan(...any) error }) (Match, error) {
 	var m Match
 	var params string
 	var seed, created, finished int64
 	var applied int
-	if err := sc.Scan(&m.ID, &m.Game, &params, &seed, &m.Kind, &m.State, &m.Reason, &m.Turns, &applied, &created, &finished); err != nil {
+	if err := sc.Scan(&m.ID, &m.Game, &params, &seed, &m.Kind, &m.State, &m.Reason, &m.Turns, &applied, &m.Determinism, &created, &finished); err != nil {
 		return Match{}, err
 	}
 	m.Applied = applied != 0
