@@ -17,7 +17,7 @@ const (
 	Illegal   Status = "illegal"   // well formed but against the rules; the default applies
 	Malformed Status = "malformed" // not the JSON the game expects; the default applies
 	Fuel      Status = "fuel"      // the bot ran out of fuel before answering
-	Timeout   Status = "timeout"   // the wall-clock backstop fired
+	Timeout   Status = "timeout"   // the backstop (the bot's CPU time) fired
 	Crash     Status = "crash"     // trap, exit, closed stdout, failed start
 	Retired   Status = "retired"   // failed too often this match; defaults only
 	Ignored   Status = "ignored"   // the game does not apply this seat's answer this turn

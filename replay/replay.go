@@ -15,7 +15,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/arenabots/arena/bot"
@@ -254,12 +256,20 @@ func (r *Replay) Marshal() ([]byte, error) {
 	return append(out, "}\n"...), nil
 }
 
-// Parse decodes a replay and checks its format, its version and that every
-// recorded answer and log decodes.
+// Parse decodes a replay and checks its format, its version, that it holds
+// no field its version does not define (a field this build does not know, or
+// one of version 2's in a version 1 file: declaring a replay older must not
+// switch off the checks its real version gets), and that every recorded
+// answer and log decodes.
 func Parse(data []byte) (*Replay, error) {
 	var r Replay
-	if err := json.Unmarshal(data, &r); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("not a replay: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("not a replay: data after the replay's closing brace")
 	}
 	if r.Format != Format {
 		return nil, fmt.Errorf("not a replay: format is %q, want %q", r.Format, Format)
@@ -267,24 +277,97 @@ func Parse(data []byte) (*Replay, error) {
 	if r.Version != Version && r.Version != 1 {
 		return nil, fmt.Errorf("replay version %d is not supported (this build reads versions 1 and %d)", r.Version, Version)
 	}
+	if r.Version == 1 {
+		if err := r.checkVersion1(); err != nil {
+			return nil, err
+		}
+	}
+	if r.ResumedAfter < 0 {
+		return nil, fmt.Errorf("resumed_after is %d", r.ResumedAfter)
+	}
+	for i, b := range r.Bots {
+		if err := checkIdentity(b); err != nil {
+			return nil, fmt.Errorf("bot of seat %d: %w", i, err)
+		}
+	}
 	for i := range r.Turns {
 		for j := range r.Turns[i].Seats {
 			s := &r.Turns[i].Seats[j]
 			if s.Cut && r.Version != 1 {
 				return nil, fmt.Errorf("turn %d, seat %d: \"cut\" is version 1's; version 2 cuts with answer_sha256", r.Turns[i].Turn, s.Seat)
 			}
+			if s.Fuel < 0 {
+				return nil, fmt.Errorf("turn %d, seat %d: fuel is %d", r.Turns[i].Turn, s.Seat, s.Fuel)
+			}
 			if _, _, err := s.AnswerBytes(); err != nil {
 				return nil, fmt.Errorf("turn %d, seat %d: %w", r.Turns[i].Turn, s.Seat, err)
 			}
 		}
 	}
-	for _, l := range r.Logs {
+	for i, l := range r.Logs {
+		if l.Seat < 0 || l.Seat >= len(r.Bots) {
+			return nil, fmt.Errorf("log of seat %d: the match has seats 0 to %d", l.Seat, len(r.Bots)-1)
+		}
+		if i > 0 && l.Seat <= r.Logs[i-1].Seat {
+			return nil, fmt.Errorf("log of seat %d: out of order or twice", l.Seat)
+		}
 		if _, err := l.Bytes(); err != nil {
 			return nil, fmt.Errorf("log of seat %d: %w", l.Seat, err)
 		}
 	}
 	return &r, nil
 }
+
+// checkVersion1 refuses a version 1 replay holding anything only version 2
+// writes. Version 1 files predate all of these, so such a file is a version
+// 2 replay relabelled, which would otherwise be checked from its actions only.
+func (r *Replay) checkVersion1() error {
+	only2 := func(field, where string) error {
+		return fmt.Errorf("version 1 replay has %q (%s), which only version 2 writes: a version 2 replay relabelled as version 1 is refused", field, where)
+	}
+	if r.ResumedAfter != 0 {
+		return only2("resumed_after", "the header")
+	}
+	if r.Logs != nil {
+		return only2("logs", "the end")
+	}
+	for i, b := range r.Bots {
+		if b.CostModel != 0 {
+			return only2("cost_model", fmt.Sprintf("bot of seat %d", i))
+		}
+	}
+	for _, t := range r.Turns {
+		for _, s := range t.Seats {
+			where := fmt.Sprintf("turn %d, seat %d", t.Turn, s.Seat)
+			switch {
+			case s.Failed:
+				return only2("failed", where)
+			case s.AnswerBase64 != "":
+				return only2("answer_base64", where)
+			case s.AnswerLen != 0:
+				return only2("answer_len", where)
+			case s.AnswerSHA256 != "":
+				return only2("answer_sha256", where)
+			}
+		}
+	}
+	return nil
+}
+
+// checkIdentity refuses a cost model where no fuel is metered: only a wasm
+// bot's figures follow one (bot/spec.Opener sets it).
+func checkIdentity(b bot.Identity) error {
+	if b.CostModel < 0 {
+		return fmt.Errorf("cost_model is %d", b.CostModel)
+	}
+	if b.CostModel != 0 && !metered(b) {
+		return fmt.Errorf("cost_model %d given for %q, which is not metered (only a wasm bot has a cost model)", b.CostModel, b.Spec)
+	}
+	return nil
+}
+
+// metered says whether a seat's bot spends fuel.
+func metered(b bot.Identity) bool { return strings.HasPrefix(b.Spec, "wasm:") }
 
 // Load reads and parses a replay file.
 func Load(path string) (*Replay, error) {

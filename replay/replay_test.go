@@ -68,6 +68,9 @@ func FuzzParse(f *testing.F) {
 	f.Add(good)
 	f.Add([]byte(`{"format":"arena-replay","version":1,"turns":[{"seats":[{"action":null}]}]}`))
 	f.Add([]byte(`{`))
+	f.Add([]byte(`{"format":"arena-replay","version":1,"turns":[{"seats":[{"failed":true,"answer_sha256":"00"}]}],"logs":[]}`))
+	f.Add([]byte(`{"format":"arena-replay","version":2,"bots":[{"spec":"builtin:x","cost_model":2}],"extra":1} {}`))
+	f.Add([]byte(`{"format":"arena-replay","version":2,"bots":[{}],"logs":[{"seat":0},{"seat":0,"base64":"/w=="}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Parse(data)
 		if err != nil {

@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -20,6 +21,14 @@ func (r *Replay) Config() game.Config {
 // never saw (protocol.Reply documents which kind of bot gives which).
 var botFailures = []game.Status{game.Fuel, game.Timeout, game.Crash, game.Retired, game.Malformed, game.Illegal}
 
+// ErrVersion1 is Verify's answer to a version 1 replay. Version 1 kept
+// answers cut and with invalid bytes replaced, and its answers were judged
+// by the rules before game.Decode's strict ones, so no status in it can be
+// recomputed; checking only its actions would let anyone switch off the
+// status checks by relabelling a replay. `arena replay rerun` checks one
+// against its bots.
+var ErrVersion1 = errors.New("version 1 replay: it predates exact answers, so its statuses cannot be recomputed and verify refuses it (arena replay rerun checks it against its bots; arena replay show still draws it)")
+
 // Verify re-plays the replay's match on a fresh state of g from its recorded
 // answers, through the game's own validation, and checks every status,
 // reason, applied action and state hash, the bot-side failures for
@@ -29,9 +38,12 @@ var botFailures = []game.Status{game.Fuel, game.Timeout, game.Crash, game.Retire
 // What it cannot recompute: a bot-side failure (it checks that the seat gave
 // the game nothing and that retirement follows the restart rule), and the
 // status of an answer kept only as a prefix and hash (it checks the action).
-// Those are what `arena replay rerun` checks. A version 1 replay is checked
-// from its actions only: its answers were not kept exactly.
+// Those are what `arena replay rerun` checks; Unchecked lists them for a
+// replay. A version 1 replay is refused (ErrVersion1).
 func Verify(r *Replay, g game.Game) error {
+	if r.Version == 1 {
+		return ErrVersion1
+	}
 	st, err := r.StateAfter(g, len(r.Turns))
 	if err != nil {
 		return err
@@ -100,24 +112,40 @@ func (r *Replay) StateAfter(g game.Game, n int) (game.State, error) {
 	if got := HashString(st.Hash()); got != r.InitialHash {
 		return nil, fmt.Errorf("initial state hash is %s, replay says %s", got, r.InitialHash)
 	}
-	failures := make([]int, st.Players())
+	w := walk{failures: make([]int, st.Players()), budget: make([]int, st.Players())}
+	w.reset()
 	for i := range r.Turns[:n] {
 		t := &r.Turns[i]
 		if t.Turn != i+1 {
 			return nil, fmt.Errorf("turn %d is numbered %d", i+1, t.Turn)
 		}
 		if t.Turn == r.ResumedAfter+1 {
-			clear(failures) // other bots from here on
+			w.reset() // other bots from here on
 		}
-		if err := r.replayTurn(st, t, failures); err != nil {
+		if err := r.replayTurn(st, t, &w); err != nil {
 			return nil, fmt.Errorf("turn %d: %w", t.Turn, err)
 		}
 	}
 	return st, nil
 }
 
+// walk is what checking a turn needs from the turns before it, per seat.
+type walk struct {
+	failures []int // bot-side failures so far, or retired
+	budget   []int // bytes of long answers the recorder still keeps whole
+}
+
+// reset starts the count for a new set of bots, as the runner does.
+func (w *walk) reset() {
+	clear(w.failures)
+	for i := range w.budget {
+		w.budget[i] = AnswerBudget
+	}
+}
+
 // replayTurn checks one recorded turn against the game and applies it.
-func (r *Replay) replayTurn(st game.State, t *Turn, failures []int) error {
+func (r *Replay) replayTurn(st game.State, t *Turn, w *walk) error {
+	failures := w.failures
 	if st.Done() {
 		return fmt.Errorf("the match was already over")
 	}
@@ -143,29 +171,33 @@ func (r *Replay) replayTurn(st game.State, t *Turn, failures []int) error {
 		if err != nil {
 			return fmt.Errorf("seat %d: %w", s.Seat, err)
 		}
-		switch {
-		case r.Version == 1:
-			if s.Action != nil {
-				answers[s.Seat] = compact(s.Action)
-			}
-		case !slices.Contains(asked, s.Seat):
+		if !slices.Contains(asked, s.Seat) {
 			if s.Status != game.Ignored || s.Failed || len(answer) > 0 || s.Fuel != 0 {
 				return fmt.Errorf("seat %d was not asked, yet the replay records an answer of it (%s)", s.Seat, s.Status)
 			}
-		case s.Failed:
+			continue
+		}
+		if r.Version != 1 {
+			if err := w.keep(s, len(answer), whole); err != nil {
+				return err
+			}
+		}
+		switch r.kind(s) {
+		case judgedSeat:
+			answers[s.Seat] = answer
+			judged[s.Seat] = true
+		case failedSeat:
 			if !slices.Contains(botFailures, s.Status) {
 				return fmt.Errorf("seat %d: %q is not a status a bot failure gets", s.Seat, s.Status)
 			}
 			if err := checkRetirement(s, failures); err != nil {
 				return err
 			}
-		case !whole:
-			// Only a prefix was kept: the recorded action stands in for
-			// the answer, so the game's action is still checked.
-			answers[s.Seat] = compact(s.Action)
 		default:
-			answers[s.Seat] = answer
-			judged[s.Seat] = true
+			// The exact answer is not here (cut, or version 1 when show
+			// draws one): the recorded action stands in for it, so the
+			// game's action is still checked.
+			answers[s.Seat] = compact(s.Action)
 		}
 	}
 	for _, seat := range asked {
@@ -218,6 +250,82 @@ func checkRetirement(s *Seat, failures []int) error {
 	}
 	failures[s.Seat]++
 	return nil
+}
+
+// keep checks a seat's answer against the recorder's rule for long answers
+// (Seat.SetAnswer): a judged answer over AnswerPrefix bytes is kept whole
+// exactly while the seat's budget covers it, a failed seat's is always cut.
+// Without this, marking an answer cut would switch off its status check.
+func (w *walk) keep(s *Seat, kept int, whole bool) error {
+	n := kept
+	if !whole {
+		n = s.AnswerLen
+	}
+	if n <= AnswerPrefix {
+		return nil
+	}
+	switch {
+	case s.Failed && whole:
+		return fmt.Errorf("seat %d: a failed answer of %d bytes is kept whole; the recorder cuts those to %d bytes with answer_sha256", s.Seat, n, AnswerPrefix)
+	case s.Failed:
+		return nil
+	case whole && w.budget[s.Seat] < n:
+		return fmt.Errorf("seat %d: an answer of %d bytes is kept whole with %d bytes of the seat's budget of long answers left; the recorder would have cut it", s.Seat, n, w.budget[s.Seat])
+	case whole:
+		w.budget[s.Seat] -= n
+	case w.budget[s.Seat] >= n:
+		return fmt.Errorf("seat %d: an answer of %d bytes is cut (answer_sha256) with %d bytes of the seat's budget of long answers left; the recorder would have kept it whole", s.Seat, n, w.budget[s.Seat])
+	}
+	return nil
+}
+
+// seatKind is how far Verify can check an asked seat's record.
+type seatKind int
+
+const (
+	judgedSeat   seatKind = iota // the exact answer is here: status and reason recomputed
+	failedSeat                   // a bot-side failure: checked for consistency
+	cutSeat                      // only a prefix (and hash) is here: action checked
+	version1Seat                 // version 1 kept no exact answers: action checked
+)
+
+// kind says how an asked seat is checked.
+func (r *Replay) kind(s *Seat) seatKind {
+	_, whole, _ := s.AnswerBytes()
+	switch {
+	case r.Version == 1:
+		return version1Seat
+	case s.Failed:
+		return failedSeat
+	case !whole:
+		return cutSeat
+	}
+	return judgedSeat
+}
+
+// Unchecked says, one line each, what Verify could not recompute in this
+// replay and checked for consistency only; `arena replay rerun` checks it
+// against the bots. Fuel figures are never Verify's to check.
+func (r *Replay) Unchecked() []string {
+	var failed, cut int
+	for _, t := range r.Turns {
+		for i := range t.Seats {
+			switch r.kind(&t.Seats[i]) {
+			case failedSeat:
+				failed++
+			case cutSeat:
+				cut++
+			}
+		}
+	}
+	var out []string
+	if failed > 0 {
+		out = append(out, fmt.Sprintf("%d bot-side failures (fuel, timeout, crash, retired, an over-long line): the status is the bot side's; checked against the restart rule only", failed))
+	}
+	if cut > 0 {
+		out = append(out, fmt.Sprintf("%d answers kept only as a prefix and sha256: their status and reason are not recomputed, their action is", cut))
+	}
+	return append(out, "fuel figures: not recomputed (rerun compares them)")
 }
 
 // retired marks a retired seat in the failure counts.

@@ -271,25 +271,6 @@ func TestVerifyRejectsHandEdits(t *testing.T) {
 	}
 }
 
-// TestVersion1StillVerifies reads a replay written before answers were
-// kept exactly (version 1) and checks it from its actions.
-func TestVersion1StillVerifies(t *testing.T) {
-	r, err := replay.Load("testdata/v1-dots-and-boxes.replay.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Version != 1 {
-		t.Fatalf("version %d", r.Version)
-	}
-	if err := replay.Verify(r, dotsandboxes.Game{}); err != nil {
-		t.Fatal(err)
-	}
-	r.Turns[5].Seats[0].Action, r.Turns[5].Seats[1].Action = json.RawMessage(`{"orient":"V","r":4,"c":5}`), nil
-	if err := replay.Verify(r, dotsandboxes.Game{}); err == nil || !strings.Contains(err.Error(), "turn 6") {
-		t.Fatalf("an edited version 1 replay: %v", err)
-	}
-}
-
 // FuzzVerify feeds mutated real replays to the decoder and to Verify: any
 // input is refused with an error or accepted, never a panic.
 func FuzzVerify(f *testing.F) {

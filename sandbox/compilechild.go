@@ -91,7 +91,8 @@ func compileChild(dir, pagesArg string) int {
 func runtimeConfig(pages uint32) wazero.RuntimeConfig {
 	return wazero.NewRuntimeConfigCompiler().
 		WithMemoryLimitPages(pages).
-		// DWARF stack traces cost 0.5 s per trap on big modules (wasm-fuel.md).
+		// DWARF stack traces cost about 0.5 s per trap on big modules (the
+		// meter drops debug sections anyway: docs/fuel.md).
 		WithDebugInfoEnabled(false).
 		// Never WithCloseOnContextDone: it slows loops 7-20x. Instances are
 		// stopped through the fuel check instead (instance.go).

@@ -105,7 +105,11 @@ func (l chargeListener) Before(ctx context.Context, mod api.Module, _ api.Functi
 // (subscriptionSize bytes each) fit in 32 bits.
 const maxSubscriptions = (1<<32 - 1) / subscriptionSize
 
-func (chargeListener) After(context.Context, api.Module, api.FunctionDefinition, []uint64) {}
+func (chargeListener) After(ctx context.Context, _ api.Module, _ api.FunctionDefinition, _ []uint64) {
+	if in, _ := ctx.Value(instanceKey{}).(*Instance); in != nil {
+		in.resume()
+	}
+}
 
 func (chargeListener) Abort(context.Context, api.Module, api.FunctionDefinition, error) {}
 

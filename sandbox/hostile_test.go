@@ -108,10 +108,32 @@ func TestNoFilesystem(t *testing.T) {
 	}
 }
 
-// The wall-clock backstop stops a bot with plenty of fuel.
-func TestWallClockBackstop(t *testing.T) {
+// The backstop stops a bot with plenty of fuel once it has had its CPU
+// time, however long the wall clock took to give it that: the guest's
+// thread has had at least the limit when the timeout comes.
+func TestCPUBackstop(t *testing.T) {
 	mod := probe(t, "")
-	in, err := testRT.Start(context.Background(), mod, Config{Tank: bigTank(), Limits: Limits{Wall: 200 * time.Millisecond}})
+	const limit = 200 * time.Millisecond
+	in, err := testRT.Start(context.Background(), mod, Config{Tank: bigTank(), Limits: Limits{CPU: limit, Wall: time.Hour}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := in.Ask(context.Background(), obsWithFuel(`{"cmd":"loop"}`))
+	if r.Status != protocol.Timeout || !strings.Contains(r.Detail, "CPU") {
+		t.Errorf("reply %+v, want timeout", r)
+	}
+	if _, ok := threadClock(); ok {
+		if cpu, ok := in.guestCPU(); !ok || cpu < limit {
+			t.Errorf("timed out after %v of the guest's CPU time (known: %v), want at least %v", cpu, ok, limit)
+		}
+	}
+	in.Stop()
+}
+
+// The wall-clock limit is the last resort, and stops a bot too.
+func TestWallClockLastResort(t *testing.T) {
+	mod := probe(t, "")
+	in, err := testRT.Start(context.Background(), mod, Config{Tank: bigTank(), Limits: Limits{CPU: time.Hour, Wall: 200 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,10 +142,10 @@ func TestWallClockBackstop(t *testing.T) {
 	if r.Status != protocol.Timeout {
 		t.Errorf("reply %+v, want timeout", r)
 	}
-	in.Stop()
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("timeout and stop took %v", d)
+	if d := time.Since(start); d < 200*time.Millisecond {
+		t.Errorf("timed out after %v, before the wall-clock limit", d)
 	}
+	in.Stop()
 }
 
 // Sleeping moves the virtual clock, not the real one.

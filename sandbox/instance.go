@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -92,21 +93,31 @@ type Limits struct {
 	// boundaries fall at fixed instruction counts, so they change nothing a
 	// bot can observe.
 	Slice int64
-	// Wall is the wall-clock backstop per answer.
+	// CPU is the backstop per answer: the CPU time the guest may take,
+	// counting the host calls it makes, from the question to the answer.
+	// The prices keep the most fuel one answer can spend well under half
+	// of it (docs/fuel.md), so it stops only a bug in the meter or the
+	// host, never a bot within its fuel, however loaded the machine is.
+	CPU time.Duration
+	// Wall is the last resort per answer, on wall-clock time, for a guest
+	// whose CPU time does not advance or cannot be read (then CPU bounds
+	// the wall-clock time instead). It is far above CPU, so that no load a
+	// machine sees in practice reaches it first.
 	Wall time.Duration
 	// MaxLine is the longest answer line; a longer one is malformed.
 	MaxLine int
 }
 
-// DefaultLimits are the protocol's values. The wall-clock backstop is widened
-// by raceScale in race-instrumented builds (tests only): there a stack-bound
-// crash costs over 0.1 s of CPU (wazero's stack copies under the race
-// detector), which a loaded machine stretches past 2 s, and a hostile module
+// DefaultLimits are the protocol's values. The backstops are widened by
+// raceScale in race-instrumented builds (tests only), whose host code is
+// many times slower: there a stack-bound crash costs over 0.1 s of CPU
+// (wazero's stack copies under the race detector), and a hostile module
 // must end in its own status, never in timeout.
 var DefaultLimits = Limits{
 	StartAllowance: 100_000_000,
 	Slice:          1_000_000,
-	Wall:           2000 * time.Millisecond * raceScale,
+	CPU:            2000 * time.Millisecond * raceScale,
+	Wall:           60 * time.Second * raceScale,
 	MaxLine:        protocol.MaxLine,
 }
 
@@ -117,8 +128,11 @@ func (l Limits) withDefaults() Limits {
 	if l.Slice == 0 {
 		l.Slice = DefaultLimits.Slice
 	}
+	if l.CPU == 0 {
+		l.CPU = DefaultLimits.CPU
+	}
 	if l.Wall == 0 {
-		l.Wall = DefaultLimits.Wall
+		l.Wall = max(DefaultLimits.Wall, 30*l.CPU)
 	}
 	if l.MaxLine == 0 {
 		l.MaxLine = DefaultLimits.MaxLine
@@ -170,6 +184,8 @@ type Instance struct {
 	killCh   chan struct{}
 	killOnce sync.Once
 
+	cpu atomic.Pointer[guestClock] // the guest thread's CPU clock, once it has one
+
 	// ---- guest goroutine only ----
 	fuel        api.MutableGlobal // the counter; nil until the module is instantiated
 	budget      int64             // fuel not yet handed to the guest
@@ -195,6 +211,10 @@ type instanceKey struct{}
 func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, error) {
 	if cfg.Tank == nil {
 		return nil, errors.New("sandbox: Start without a Tank")
+	}
+	cm, err := r.acquire(ctx, m)
+	if err != nil {
+		return nil, err
 	}
 	in := &Instance{
 		limits:  cfg.Limits.withDefaults(),
@@ -226,13 +246,42 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 	// the match, and is stopped through Stop.
 	gctx := context.WithValue(context.WithoutCancel(ctx), instanceKey{}, in)
 	gctx = experimental.WithMemoryAllocator(gctx, experimental.MemoryAllocatorFunc(in.allocate))
-	go in.run(gctx, r.wz, m.compiled, mc)
+	go in.run(gctx, r.wz, cm, mc, func() { r.release(m) })
 	return in, nil
 }
 
-// run is the guest goroutine.
-func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.CompiledModule, mc wazero.ModuleConfig) {
+// A guestClock reads the CPU time of the thread the guest goroutine is
+// locked to, since it was locked.
+type guestClock struct {
+	id   int32
+	base time.Duration
+}
+
+// guestCPU is the CPU time the guest has had since it started, or false
+// when it cannot be known (not yet started, or not on Linux).
+func (in *Instance) guestCPU() (time.Duration, bool) {
+	c := in.cpu.Load()
+	if c == nil {
+		return 0, false
+	}
+	t, ok := threadCPUTime(c.id)
+	return t - c.base, ok
+}
+
+// run is the guest goroutine; release is called when it ends. It keeps
+// its OS thread to itself, so that the thread's CPU time is the guest's
+// (and its host calls'): the backstop counts that, not the wall clock,
+// which a loaded machine stretches.
+func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.CompiledModule, mc wazero.ModuleConfig, release func()) {
 	defer close(in.done)
+	defer release()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if id, ok := threadClock(); ok {
+		if base, ok := threadCPUTime(id); ok {
+			in.cpu.Store(&guestClock{id, base})
+		}
+	}
 	// wazero frees a module's memory when the module is closed, but when
 	// instantiation fails (a start function that traps, exits or runs out
 	// of fuel, a data segment out of bounds) it returns no module to close,
@@ -303,37 +352,42 @@ func (in *Instance) live() int64 { return in.budget + in.counter() }
 // spentTotal is every unit the instance has spent, the basis of its clocks.
 func (in *Instance) spentTotal() int64 { return in.given - in.counter() }
 
-// fill puts v units of fuel at the guest's disposal: one slice in the
-// counter, the rest in the budget.
-func (in *Instance) fill(v int64) {
-	s := min(v, in.limits.Slice)
+// slice puts up to a slice of the live fuel v in the counter, the rest in
+// the budget. The counter gets Reserve on top of the slice, since the
+// guest calls refill when it falls below Reserve.
+func (in *Instance) slice(v int64) int64 {
+	s := min(v, in.limits.Slice+meter.Reserve)
 	in.given += s - in.counter()
 	in.fuel.Set(uint64(s))
 	in.budget = v - s
+	return s
 }
 
-// refill is called by the metered code when the counter went below zero at a
-// function entry or loop header. It hands out the next slice, or aborts the
-// guest when the tank is dry or the host wants it stopped.
-func (in *Instance) refill(mod api.Module, counter int64) int64 {
+// refill is called by the metered code at a check that found the counter
+// below meter.Reserve after charging charge. It hands out the next slice,
+// or stops the guest when the host wants it stopped or the tank cannot pay
+// for the charge and the reserve: the most the guest's code can charge
+// before its next check, which is then never overdrawn. A guest stopped
+// here is given its charge back, since the code it paid for does not run,
+// so it has spent exactly the code that ran.
+func (in *Instance) refill(mod api.Module, counter, charge int64) int64 {
 	in.bind(mod)
 	if in.killed.Load() {
 		panic(errStopped)
 	}
 	live := in.budget + counter
-	if live < 0 {
+	if live < meter.Reserve {
+		in.fuel.Set(uint64(counter + charge))
 		in.dry = true
 		panic(errOutOfFuel)
 	}
-	s := min(live, in.limits.Slice)
-	in.budget = live - s
-	in.given += s - counter
-	return s
+	in.fuel.Set(uint64(counter))
+	return in.slice(live)
 }
 
 // charge takes n units from the guest's counter for work the host is about
 // to do on its behalf (a host call), before doing it. A bot that cannot pay
-// is stopped here, with status fuel, and the work is never done.
+// is stopped here, with status fuel, and the work is never done (nor paid).
 func (in *Instance) charge(n int64) {
 	if in.killed.Load() {
 		panic(errStopped)
@@ -344,10 +398,30 @@ func (in *Instance) charge(n int64) {
 	c := in.counter() - n
 	if in.budget+c < 0 {
 		in.dry = true
-		in.fuel.Set(uint64(c))
 		panic(errOutOfFuel)
 	}
 	in.fuel.Set(uint64(c))
+}
+
+// resume is called as a host call returns to the guest, whose code then
+// runs on unchecked for up to meter.Reserve units: the tank must hold that
+// much, and the counter is filled so that it does. A bot whose tank does
+// not is stopped here (after the call's work, which it paid for).
+func (in *Instance) resume() {
+	if in.killed.Load() {
+		panic(errStopped)
+	}
+	if in.fuel == nil {
+		return
+	}
+	live := in.live()
+	if live < meter.Reserve {
+		in.dry = true
+		panic(errOutOfFuel)
+	}
+	if in.counter() < meter.Reserve {
+		in.slice(live)
+	}
 }
 
 // startTurn is called by the first stdin read after an observation is
@@ -366,7 +440,7 @@ func (in *Instance) startTurn(observe func(left int64) []byte) {
 	in.started = true // what was left of the start-up allowance is gone
 	left = min(satAdd(left, in.tank.PerTurn), in.tank.Cap)
 	in.tank.set(in, left)
-	in.fill(left)
+	in.slice(left)
 	in.delivered = left
 	in.outstanding = true
 	in.pending = append(observe(in.delivered), '\n')
@@ -435,24 +509,41 @@ func (in *Instance) Ask(ctx context.Context, observe func(left int64) []byte) pr
 	default:
 		return protocol.Reply{Status: protocol.Crash, Detail: "sandbox: the previous observation was never read"}
 	}
-	timer := time.NewTimer(in.limits.Wall)
+	// The backstop: the guest's CPU time since the question, where it can
+	// be read, and the wall-clock time in any case. The CPU time cannot
+	// grow faster than the wall clock (the guest is one thread), so the
+	// timer is set to the earliest moment either limit can be reached.
+	cpu0, _ := in.guestCPU()
+	wall0 := time.Now()
+	cpuLimit, wallLimit := in.limits.CPU, in.limits.Wall
+	timer := time.NewTimer(min(cpuLimit, wallLimit))
 	defer timer.Stop()
-	select {
-	case r := <-in.answers:
-		return r
-	case <-in.done:
+	for {
 		select {
-		case r := <-in.answers: // it answered, then ended
+		case r := <-in.answers:
 			return r
-		default:
-			return in.death
+		case <-in.done:
+			select {
+			case r := <-in.answers: // it answered, then ended
+				return r
+			default:
+				return in.death
+			}
+		case <-timer.C:
+			wall := time.Since(wall0)
+			used := wall
+			if cpu, ok := in.guestCPU(); ok {
+				used = cpu - cpu0
+			}
+			if used >= cpuLimit || wall >= wallLimit {
+				in.kill()
+				return protocol.Reply{Status: protocol.Timeout, Detail: fmt.Sprintf("no answer within the backstop of %v of CPU time (%v of wall-clock time)", cpuLimit, wallLimit)}
+			}
+			timer.Reset(max(min(cpuLimit-used, wallLimit-wall), time.Millisecond))
+		case <-ctx.Done():
+			in.kill()
+			return protocol.Reply{Status: protocol.Timeout, Detail: fmt.Sprintf("cancelled: %v", context.Cause(ctx))}
 		}
-	case <-timer.C:
-		in.kill()
-		return protocol.Reply{Status: protocol.Timeout, Detail: fmt.Sprintf("no answer within the %v wall-clock backstop", in.limits.Wall)}
-	case <-ctx.Done():
-		in.kill()
-		return protocol.Reply{Status: protocol.Timeout, Detail: fmt.Sprintf("cancelled: %v", context.Cause(ctx))}
 	}
 }
 
@@ -658,8 +749,8 @@ func instantiateHost(ctx context.Context, wz wazero.Runtime) (api.Module, error)
 		NewFunctionBuilder().
 		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
 			in := ctx.Value(instanceKey{}).(*Instance)
-			stack[0] = uint64(in.refill(mod, int64(stack[0])))
-		}), i64, i64).
+			stack[0] = uint64(in.refill(mod, int64(stack[0]), int64(stack[1])))
+		}), []api.ValueType{api.ValueTypeI64, api.ValueTypeI64}, i64).
 		Export(meter.ImportName).
 		Instantiate(ctx)
 	if err != nil {
@@ -671,6 +762,7 @@ func instantiateHost(ctx context.Context, wz wazero.Runtime) (api.Module, error)
 			in := ctx.Value(instanceKey{}).(*Instance)
 			in.bind(mod)
 			in.charge(meter.HostCallPrice)
+			in.resume()
 			stack[0] = uint64(in.live())
 		}), nil, i64).
 		Export(hostFuelLeft).

@@ -76,7 +76,7 @@ func TestNoLeaks(t *testing.T) {
 		{trap, protocolTank, []string{`{}`}, Limits{}},
 		{recurse, protocolTank, []string{`{}`}, Limits{}},
 		{echo, protocolTank, []string{`{}`, `{}`}, Limits{}},
-		{goBot, bigTank, []string{`{"cmd":"loop"}`}, Limits{Wall: 5 * time.Millisecond}}, // the backstop
+		{goBot, bigTank, []string{`{"cmd":"loop"}`}, Limits{CPU: 5 * time.Millisecond}}, // the backstop
 		{tableGrow, protocolTank, []string{`{}`}, Limits{}},
 		{memGrow, protocolTank, []string{`{}`}, Limits{}},
 		{deep, protocolTank, []string{`{}`}, Limits{}},

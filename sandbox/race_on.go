@@ -2,7 +2,7 @@
 
 package sandbox
 
-// raceScale widens the compiler's limits and the wall-clock backstop in
+// raceScale widens the compiler's limits and the backstops in
 // race-instrumented builds, whose compiler and host code are many times
 // slower and bigger.
 const raceScale = 8

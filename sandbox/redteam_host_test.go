@@ -254,16 +254,18 @@ var red2Corpus = []red2Case{
 				once(I32(bigAt), I32('\n'), I32(n), MemoryFill, iovec(scratch, bigAt, n)),
 				Forever(wasiCall(FdWrite, 1, scratch, 1, scratch+8)))}.Module())
 		}, want: "fuel fuel fuel fuel", detail: "start-up allowance"},
-	{name: "64 MiB of newlines to stdout, forever, in a turn",
+	{name: "32 MiB of newlines to stdout, forever, in a turn",
 		wasm: func() []byte {
-			n := int32(64 << 20)
+			// 32 MiB: under cost model 3 filling 64 MiB (8,388,616)
+			// costs more than a turn's tank, and the writes never came.
+			n := int32(32 << 20)
 			return Echo{MinPages: 1100, Turn: Cat(
 				once(I32(bigAt), I32('\n'), I32(n), MemoryFill, iovec(scratch, bigAt, n)),
 				Forever(wasiCall(FdWrite, 1, scratch, 1, scratch+8)))}.Module()
 		},
 		// The first newline is the answer; the rest of the tank goes on
 		// dropped lines, and the next turn finds the instance dry.
-		want: "ok fuel ok fuel", fuel: []int64{3_146_063, 0, 3_146_063, 0}, check: lineIs("")},
+		want: "ok fuel ok fuel", fuel: []int64{4_718_915, 0, 4_718_915, 0}, check: lineIs("")},
 	{name: "64 MiB of newlines to stderr, forever, in start-up",
 		wasm: func() []byte {
 			n := int32(64 << 20)
@@ -291,7 +293,7 @@ var red2Corpus = []red2Case{
 		wasm: func() []byte {
 			m := Echo{Table: true, TableMin: 1, Turn: Forever(I32(2), I32(0), I32(1), I32(scratch), I32(0), []byte{0x11, 0, 0}, Drop)}.Module()
 			return WithSections(m, Sec(9, Cat(ULEB(1), []byte{0, 0x41, 0, 0x0b, 1, FdWrite})))
-		}, want: "fuel fuel fuel fuel", fuel: []int64{5_000_000, 5_000_000, 5_000_000, 5_000_000}},
+		}, want: "fuel fuel fuel fuel", fuel: []int64{4_999_140, 4_999_140, 4_999_140, 4_999_140}},
 	{name: "fd_renumber(1, 0) every turn",
 		wasm: func() []byte {
 			return withImport(Echo{Turn: storeErrno(Cat(I32(1), I32(0), Call(extra)))}, "wasi_snapshot_preview1", "fd_renumber", []byte{i32t, i32t}, []byte{i32t})
@@ -308,11 +310,11 @@ var red2Corpus = []red2Case{
 	{name: "arena.fuel_left, forever",
 		wasm: func() []byte {
 			return withImport(Echo{Turn: Forever(Call(extra), Drop)}, "arena", "fuel_left", nil, []byte{i64t})
-		}, want: "fuel fuel fuel fuel", fuel: []int64{5_000_000, 5_000_000, 5_000_000, 5_000_000}},
+		}, want: "fuel fuel fuel fuel", fuel: []int64{4_999_222, 4_999_222, 4_999_222, 4_999_222}},
 	{name: "sched_yield, forever",
 		wasm: func() []byte {
 			return withImport(Echo{Turn: Forever(Call(extra), Drop)}, "wasi_snapshot_preview1", "sched_yield", nil, []byte{i32t})
-		}, want: "fuel fuel fuel fuel", fuel: []int64{5_000_000, 5_000_000, 5_000_000, 5_000_000}},
+		}, want: "fuel fuel fuel fuel", fuel: []int64{4_999_222, 4_999_222, 4_999_222, 4_999_222}},
 	{name: "args_get at the last bytes of memory",
 		wasm: func() []byte {
 			return withImport(Echo{Turn: storeErrno(Cat(I32(2*65536-4), I32(2*65536-3), Call(extra)))}, "wasi_snapshot_preview1", "args_get", []byte{i32t, i32t}, []byte{i32t})
@@ -320,7 +322,7 @@ var red2Corpus = []red2Case{
 	{name: "fd_readdir of stdin into 128 KiB, forever",
 		wasm: func() []byte {
 			return withImport(Echo{Turn: Forever(I32(0), I32(0), I32(2<<16), i64c(0), I32(scratch), Call(extra), Drop)}, "wasi_snapshot_preview1", "fd_readdir", []byte{i32t, i32t, i32t, i64t, i32t}, []byte{i32t})
-		}, want: "fuel fuel fuel fuel", fuel: []int64{5_000_000, 5_000_000, 5_000_000, 5_000_000}},
+		}, want: "fuel fuel fuel fuel", fuel: []int64{4_998_812, 4_998_812, 4_998_812, 4_998_812}},
 	{name: "sleep for ever, twice, and read both clocks",
 		wasm: func() []byte {
 			sub := Cat(I32(scratch+8), I32(0), []byte{store8, 0, 0}, I32(scratch+16), I32(1), Store(0), I32(scratch+24), i64c(1<<63-1), []byte{i64Store, 3, 0}, I32(scratch+40), I32(0), Store(0))

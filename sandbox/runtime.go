@@ -3,31 +3,30 @@
 // rewriting pass of package sandbox/meter, with no files, no network, no
 // environment, virtual clocks and seeded randomness. It knows no game: it
 // moves lines in and out and keeps the fuel books. docs/sandbox.md tells the
-// whole story; bot-protocol.md is the contract.
+// whole story; docs/bots.md is the contract.
 package sandbox
 
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	"github.com/arenabots/arena/internal/hashing"
 	"github.com/arenabots/arena/sandbox/meter"
 )
 
 // DefaultMemoryLimit is the cap on a bot's linear memory and tables together
-// (bot-protocol.md).
+// (docs/bots.md).
 const DefaultMemoryLimit = meter.MemoryCap
 
 // The host module every bot may import from, and its one function.
@@ -48,7 +47,20 @@ type Options struct {
 	// MemoryLimit caps every instance's linear memory, in bytes (rounded down
 	// to whole 64 KiB pages). Zero means DefaultMemoryLimit.
 	MemoryLimit uint64
+	// CacheBytes bounds the disk cache (CacheDir, or the Runtime's own
+	// temporary directory): after each new compile the least recently
+	// used files go until it fits (cachetrim.go). Zero means
+	// DefaultCacheBytes.
+	CacheBytes int64
+	// CompiledBytes bounds the modules kept compiled in memory, counted by
+	// their metered size (the compiled code is a few times larger): past
+	// it, the least recently compiled or started modules are closed once
+	// no instance runs them. Zero means DefaultCompiledBytes.
+	CompiledBytes int64
 }
+
+// DefaultCompiledBytes is the default of Options.CompiledBytes.
+const DefaultCompiledBytes = 256 << 20
 
 // A Runtime compiles modules and starts instances of them. It is safe for
 // concurrent use; one per process is the intended use (see Default).
@@ -61,18 +73,29 @@ type Runtime struct {
 
 	mu       sync.Mutex
 	compiled map[string]*Module // by sha256 of the original bytes
-	refused  map[string]error   // the refusals, by the same key
+	refused  *refusalCache      // the latest refusals, by the same key
+	memBytes int64              // metered bytes of the modules in compiled
+	memMax   int64              // the bound of memBytes
+	clock    uint64             // orders the uses of modules, for eviction
 
-	pages     uint32 // the memory limit, in pages
-	wazeroDir string // wazero's compilation cache
-	tmpDir    string // removed at Close: the cache when Options has none
+	pages      uint32 // the memory limit, in pages
+	cacheBytes int64  // the bound of the disk cache
+	cacheRoot  string // the directory that holds all of the disk cache
+	wazeroDir  string // wazero's compilation cache
+	tmpDir     string // removed at Close: the cache when Options has none
 }
 
 // A Module is a bot's module, checked, metered and compiled.
 type Module struct {
 	// SHA256 is the hex sha256 of the module as the user gave it.
-	SHA256   string
-	compiled wazero.CompiledModule
+	SHA256  string
+	metered []byte // kept to compile it again after an eviction
+	used    uint64 // the Runtime's clock at its last use; under Runtime.mu
+
+	mu       sync.Mutex
+	compiled wazero.CompiledModule // nil once closed
+	users    int                   // instances running it
+	evicted  bool                  // out of the Runtime's map
 }
 
 // NewRuntime makes a Runtime. Close it to free the compiled code.
@@ -88,7 +111,13 @@ func NewRuntime(ctx context.Context, opt Options) (*Runtime, error) {
 		return nil, fmt.Errorf("sandbox: memory limit %d bytes out of range", limit)
 	}
 	cfg := runtimeConfig(uint32(pages))
-	r := &Runtime{compiled: map[string]*Module{}, pages: uint32(pages)}
+	r := &Runtime{compiled: map[string]*Module{}, refused: newRefusalCache(maxRefusals), pages: uint32(pages), cacheBytes: opt.CacheBytes, memMax: opt.CompiledBytes}
+	if r.cacheBytes <= 0 {
+		r.cacheBytes = DefaultCacheBytes
+	}
+	if r.memMax <= 0 {
+		r.memMax = DefaultCompiledBytes
+	}
 	// wazero's compiled code goes through a cache on disk, where the child
 	// process that compiles it leaves it (compilechild.go): the user's
 	// cache directory, or a directory of this Runtime's own.
@@ -98,12 +127,13 @@ func NewRuntime(ctx context.Context, opt Options) (*Runtime, error) {
 			return nil, fmt.Errorf("sandbox: cache directory: %w", err)
 		}
 		r.wazeroDir = filepath.Join(r.dir, "wazero")
+		r.cacheRoot = r.dir
 	} else {
 		tmp, err := os.MkdirTemp("", "arena-wasm-")
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: cache directory: %w", err)
 		}
-		r.tmpDir, r.wazeroDir = tmp, tmp
+		r.tmpDir, r.wazeroDir, r.cacheRoot = tmp, tmp, tmp
 	}
 	cache, err := wazero.NewCompilationCacheWithDir(r.wazeroDir)
 	if err != nil {
@@ -173,27 +203,25 @@ func (r *Runtime) Compile(ctx context.Context, wasm []byte) (_ *Module, err erro
 			err = fmt.Errorf("compile: internal error on this module: %v", p)
 		}
 	}()
-	sum := sha256.Sum256(wasm)
-	key := hex.EncodeToString(sum[:])
+	key := hashing.SHA256Hex(wasm)
 	// One lock for the whole compile: wazero recommends compiling a module in
 	// one goroutine, and compiles are rare (once per bot per process).
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.clock++
 	if m, ok := r.compiled[key]; ok {
+		m.used = r.clock
 		return m, nil
 	}
 	// A refusal is remembered too: a module that runs the compiler's child
 	// out of its CPU time costs 10 s of CPU, under this lock, every time
 	// it is offered, and a stranger can offer it again and again.
-	if e, ok := r.refused[key]; ok {
+	if e, ok := r.refused.get(key); ok {
 		return nil, e
 	}
 	defer func() {
 		if IsRefused(err) {
-			if r.refused == nil {
-				r.refused = map[string]error{}
-			}
-			r.refused[key] = err
+			r.refused.put(key, err)
 		}
 	}()
 	metered, err := r.instrument(key, wasm)
@@ -216,9 +244,88 @@ func (r *Runtime) Compile(ctx context.Context, wasm []byte) (_ *Module, err erro
 		cm.Close(ctx)
 		return nil, err
 	}
-	m := &Module{SHA256: key, compiled: cm}
+	m := &Module{SHA256: key, compiled: cm, metered: metered, used: r.clock}
 	r.compiled[key] = m
+	r.memBytes += int64(len(metered))
+	r.evict(ctx, m)
+	trimCache(r.cacheRoot, r.cacheBytes, time.Now())
 	return m, nil
+}
+
+// evict takes the least recently used modules other than keep out of the
+// map until the rest fit in memMax, and closes each one that no instance
+// runs (release closes the others when their last instance ends). The
+// caller holds r.mu.
+func (r *Runtime) evict(ctx context.Context, keep *Module) {
+	for r.memBytes > r.memMax {
+		var lru *Module
+		for _, m := range r.compiled {
+			if m != keep && (lru == nil || m.used < lru.used) {
+				lru = m
+			}
+		}
+		if lru == nil {
+			return
+		}
+		delete(r.compiled, lru.SHA256)
+		r.memBytes -= int64(len(lru.metered))
+		lru.mu.Lock()
+		lru.evicted = true
+		if lru.users == 0 && lru.compiled != nil {
+			lru.compiled.Close(ctx)
+			lru.compiled = nil
+		}
+		lru.mu.Unlock()
+	}
+}
+
+// acquire returns m's compiled code for a new instance, counting the
+// instance as a user until release. An evicted module that was closed is
+// compiled again (it passed every check before) and comes back into the
+// map, so a bot restarted mid-match after an eviction plays on.
+func (r *Runtime) acquire(ctx context.Context, m *Module) (wazero.CompiledModule, error) {
+	m.mu.Lock()
+	if m.compiled != nil {
+		m.users++
+		cm := m.compiled
+		m.mu.Unlock()
+		return cm, nil
+	}
+	m.mu.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m.mu.Lock()
+	if m.compiled == nil {
+		cm, err := r.wz.CompileModule(ctx, m.metered)
+		if err != nil {
+			m.mu.Unlock()
+			return nil, fmt.Errorf("sandbox: compiling an evicted module again: %w", err)
+		}
+		m.compiled = cm
+	}
+	if _, ok := r.compiled[m.SHA256]; m.evicted && !ok {
+		r.compiled[m.SHA256] = m
+		r.memBytes += int64(len(m.metered))
+		m.evicted = false
+	}
+	r.clock++
+	m.used = r.clock
+	m.users++
+	cm := m.compiled
+	m.mu.Unlock()
+	r.evict(ctx, m)
+	return cm, nil
+}
+
+// release ends an instance's use of m.
+func (r *Runtime) release(m *Module) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.users--
+	if m.users == 0 && m.evicted && m.compiled != nil {
+		m.compiled.Close(context.Background())
+		m.compiled = nil
+	}
 }
 
 // instrument returns the metered bytes, from the disk cache when they are
@@ -232,6 +339,9 @@ func (r *Runtime) instrument(key string, wasm []byte) ([]byte, error) {
 	if r.dir != "" && fp != nil {
 		path = filepath.Join(r.dir, fmt.Sprintf("%s.cost%d.wasm", key, meter.CostModel))
 		if b, err := os.ReadFile(path); err == nil && bytes.HasPrefix(b, fp) {
+			// Used now: the cache's trim removes the least recently used.
+			t := time.Now()
+			os.Chtimes(path, t, t)
 			return b[len(fp):], nil
 		}
 	}
@@ -254,23 +364,18 @@ func (r *Runtime) instrument(key string, wasm []byte) ([]byte, error) {
 	return metered, nil
 }
 
-// executableFingerprint is the sha256 of the running program, or nil when it
-// cannot be read (then metered modules are not cached on disk).
+// executableFingerprint is the hex sha256 of the running program, or nil
+// when it cannot be read (then metered modules are not cached on disk).
 var executableFingerprint = sync.OnceValue(func() []byte {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil
 	}
-	f, err := os.Open(exe)
+	sum, err := hashing.FileSHA256(exe)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return nil
-	}
-	return h.Sum(nil)
+	return []byte(sum)
 })
 
 // checkImports refuses, at compile time rather than at every start, imports

@@ -272,7 +272,7 @@ func FuzzModule(f *testing.F) {
 		if err != nil {
 			return
 		}
-		in, err := testRT.Start(context.Background(), m, Config{Tank: protocolTank(), Limits: Limits{Wall: 500 * time.Millisecond}})
+		in, err := testRT.Start(context.Background(), m, Config{Tank: protocolTank(), Limits: Limits{CPU: 500 * time.Millisecond}})
 		if err != nil {
 			t.Fatal(err)
 		}

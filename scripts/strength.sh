@@ -16,7 +16,35 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 go build -o "$out/arena" ./cmd/arena
 
+# four_player GAME A B BOARDS: `arena tournament` seats every entry once,
+# so A against three copies of B is played with `arena match`: on boards
+# 1..BOARDS/2 (the match seed), A in each of the four seats, the other
+# three B. A win is A placed first; the margin is A's score minus the best
+# of the other three.
+four_player() {
+  local game=$1 a=$2 b=$3 n=$(($4 / 2)) wins=0 games=0 margin=0
+  for ((seed = 1; seed <= n; seed++)); do
+    for seat in 0 1 2 3; do
+      local bots=()
+      for s in 0 1 2 3; do
+        if ((s == seat)); then bots+=(--bot "builtin:$a"); else bots+=(--bot "builtin:$b"); fi
+      done
+      read -r first m < <("$out/arena" match --game "$game" --seed "$seed" "${bots[@]}" --json |
+        tr -d '"' | sed 's/.*scores:\[\([^]]*\)\],placement:\[\([0-9]*\).*/\1 \2/' |
+        awk -v seat="$seat" '{ n = split($1, sc, ","); best = -1e18
+          for (i = 1; i <= n; i++) if (i - 1 != seat && sc[i] > best) best = sc[i]
+          print ($2 == seat), sc[seat + 1] - best }')
+      wins=$((wins + first)); margin=$((margin + m)); games=$((games + 1))
+    done
+  done
+  awk -v a="$a" -v b="$b" -v game="$game" -v n="$games" -v w="$wins" -v m="$margin" 'BEGIN {
+    p = w / n; z = 1.96; c = (p + z*z/(2*n)) / (1 + z*z/n)
+    h = z * sqrt(p*(1-p)/n + z*z/(4*n*n)) / (1 + z*z/n)
+    printf "| %s (4 players) | builtin:%s | 3 x builtin:%s | %d | %d | %.1f%% (%.1f-%.1f%%) | %+.2f | - |\n", game, a, b, n, w, 100*p, 100*(c-h), 100*(c+h), m/n }'
+}
+
 # pairings: game, challenger, opponent, extra tournament flags
+# ("--players 4" plays the challenger against three copies, see four_player)
 # A bot is a house bot's name or a full SPEC; wasm:KIT is the Dots and Boxes
 # search kit (examples/go/dots-and-boxes-search) built for the platform.
 GOOS=wasip1 GOARCH=wasm go build -trimpath -o "$out/kit.wasm" ./examples/go/dots-and-boxes-search
@@ -27,6 +55,9 @@ pairings=(
   "dots-and-boxes search-easy greedy"
   "dots-and-boxes wasm:KIT chains"
   "dots-and-boxes wasm:KIT search"
+  "lines-and-boxes search-deep search"
+  "grid-royale siege house"
+  "grid-royale siege house --players 4"
 )
 if [[ -n "${STRENGTH_ONLY:-}" ]]; then
   pairings=("$STRENGTH_ONLY")
@@ -44,13 +75,14 @@ echo "| game | bot | opponent | matches | wins | win rate (95% interval) | mean 
 echo "|---|---|---|---:|---:|---|---:|---:|"
 for p in "${pairings[@]}"; do
   read -r game a b flags <<<"$p"
+  if [[ "$flags" == *"--players 4"* ]]; then four_player "$game" "$a" "$b" "$boards"; continue; fi
   sa=$(spec "$a")
   sb=$(spec "$b")
   # shellcheck disable=SC2086
   "$out/arena" tournament --game "$game" --bot "$sa" --bot "$sb" \
     --boards "$boards" --parallel "$parallel" --json $flags >"$out/t.json"
   # Answers stopped for running out of fuel or time, in all the matches.
-  stopped=$(grep -o '"\(fuel\|timeout\)":[0-9]*' "$out/t.json" | awk -F: '{n += $2} END {print n + 0}')
+  stopped=$({ grep -o '"\(fuel\|timeout\)":[0-9]*' "$out/t.json" || true; } | awk -F: '{n += $2} END {print n + 0}')
   # The standings hold each bot's firsts (wins), games and total score.
   tr '{' '\n' <"$out/t.json" | awk -v a="$sa" -v b="$sb" -v game="$game" -v stopped="$stopped" '
     function field(name,   m) {

@@ -26,6 +26,7 @@ type cli struct {
 	Bots       botsCmd          `cmd:"" help:"List the kinds of bot and the house bots."`
 	Serve      serveCmd         `cmd:"" help:"Run the platform: API, matchmaker, workers (docs/api.md)."`
 	Push       pushCmd          `cmd:"" help:"Upload a wasm bot to a server."`
+	Backup     backupCmd        `cmd:"" help:"Copy a server's SQLite database, while it runs, to a backup file (docs/api.md)."`
 	View       viewCmd          `cmd:"" help:"Open a replay file in the browser viewer, and play the house bots, on this machine."`
 	Worker     workerCmd        `cmd:"" help:"Run matches for a server on another machine, over NATS (docs/deploy.md)."`
 }

@@ -34,6 +34,11 @@ func (c *verifyCmd) Run() error {
 		return exitError{1}
 	}
 	fmt.Printf("%s: ok, %d turns: every status, action and state hash recomputed from the answers, and the result, match\n", c.File, len(r.Turns))
+	// Say plainly what a pass does not cover, so no one reads more into it.
+	fmt.Println("not checked by verify (arena replay rerun checks these against the bots):")
+	for _, line := range r.Unchecked() {
+		fmt.Printf("  - %s\n", line)
+	}
 	return nil
 }
 
@@ -139,6 +144,9 @@ func (c *showCmd) Run() error {
 	st, err := r.StateAfter(g, n)
 	if err != nil {
 		return fmt.Errorf("%s", escapeControls([]byte(err.Error()))) // it may quote the file
+	}
+	if r.Version == 1 {
+		fmt.Println("version 1 replay: drawn from its recorded actions; its statuses cannot be checked (see arena replay verify)")
 	}
 	return showTurn(os.Stdout, r, st, n, useColor(c.Color, os.Stdout))
 }

@@ -200,3 +200,23 @@ func TestHostileReplayFileIsEscaped(t *testing.T) {
 		t.Fatalf("verify: exit %d: %q", code, errOut)
 	}
 }
+
+// TestVerifySaysWhatItDidNotCheck: a pass lists what verify could not
+// recompute; a version 1 replay is refused with the reason, and show still
+// draws it, saying it is unchecked.
+func TestVerifySaysWhatItDidNotCheck(t *testing.T) {
+	_, path := recordLoggingMatch(t)
+	out, errOut, code := arena(t, "replay", "verify", path)
+	if code != 0 || !strings.Contains(out, "not checked by verify") || !strings.Contains(out, "fuel figures: not recomputed") {
+		t.Fatalf("verify: exit %d: %q %q", code, out, errOut)
+	}
+	v1 := "../../replay/testdata/v1-dots-and-boxes.replay.json"
+	out, errOut, code = arena(t, "replay", "verify", v1)
+	if code != 1 || !strings.Contains(errOut, "version 1 replay: it predates exact answers") {
+		t.Fatalf("verify of version 1: exit %d: %q %q", code, out, errOut)
+	}
+	out, errOut, code = arena(t, "replay", "show", v1)
+	if code != 0 || !strings.Contains(out, "version 1 replay: drawn from its recorded actions") {
+		t.Fatalf("show of version 1: exit %d: %q %q", code, out, errOut)
+	}
+}

@@ -13,6 +13,8 @@ func (Game) HouseBots() []game.HouseBotInfo {
 			New: func(uint64, int) game.HouseBot { return &planner{opt: harvesterOptions} }},
 		{Name: "house", Doc: "the strong one: plans trips by ore per turn, keeps laden units away from enemies, sends empty units to escort and to ram when the trade pays, moves in ahead of the border",
 			New: func(uint64, int) game.HouseBot { return &planner{opt: houseOptions} }},
+		{Name: "siege", Doc: "the strongest: house's economy, plus a sentry beside every rival base that makes banking unsafe and rams a laden rival stepping home, foreseen by modelling each rival",
+			New: func(uint64, int) game.HouseBot { return newSiegeBot() }},
 	}
 }
 

@@ -3,7 +3,9 @@ package gridroyale
 import (
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/arenabots/arena/game"
 )
@@ -12,6 +14,13 @@ import (
 // seat) through the JSON interface, as the runner does. Every answer of a
 // house bot must be legal.
 func playMatch(t testing.TB, seed uint64, names ...string) *State {
+	t.Helper()
+	return playMatchHashes(t, seed, names, nil)
+}
+
+// playMatchHashes is playMatch that also appends the state's hash after
+// every turn to *hashes, when hashes is not nil.
+func playMatchHashes(t testing.TB, seed uint64, names []string, hashes *[]uint64) *State {
 	t.Helper()
 	st, err := Game{}.New(game.Config{Seed: seed, Players: len(names)})
 	if err != nil {
@@ -29,8 +38,11 @@ func playMatch(t testing.TB, seed uint64, names ...string) *State {
 		}
 		for seat, v := range st.Apply(answers) {
 			if v.Status != "" && v.Status != game.OK {
-				t.Fatalf("turn %d: %s's answer %s: %s %s", st.Turn(), names[seat], answers[seat], v.Status, v.Reason)
+				t.Fatalf("%v seed %d turn %d: %s's answer %s: %s %s", names, seed, st.Turn(), names[seat], answers[seat], v.Status, v.Reason)
 			}
+		}
+		if hashes != nil {
+			*hashes = append(*hashes, st.(*State).Hash())
 		}
 	}
 	return st.(*State)
@@ -41,28 +53,37 @@ func playMatch(t testing.TB, seed uint64, names ...string) *State {
 // harvesters. It returns the share of matches house placed first in.
 func houseWinRate(t *testing.T, players, seeds int) float64 {
 	t.Helper()
-	wins, matches := 0, 0
+	wins, matches := winCount(t, "house", "harvester", players, seeds, players == 2)
+	t.Logf("%d players: house won %d of %d", players, wins, matches)
+	return float64(wins) / float64(matches)
+}
+
+// winCount plays bot against rival, the rival in every other seat, on seeds
+// 1..seeds: bot in every seat of every seed when allSeats, else in seat
+// seed%players. It returns the matches bot placed first in, and how many
+// it played.
+func winCount(t *testing.T, bot, rival string, players, seeds int, allSeats bool) (wins, matches int) {
+	t.Helper()
 	for seed := uint64(1); seed <= uint64(seeds); seed++ {
 		for seat := 0; seat < players; seat++ {
-			if players == 4 && seat != int(seed%4) {
+			if !allSeats && seat != int(seed)%players {
 				continue
 			}
 			names := make([]string, players)
 			for i := range names {
-				names[i] = "harvester"
+				names[i] = rival
 			}
-			names[seat] = "house"
+			names[seat] = bot
 			s := playMatch(t, seed, names...)
 			matches++
 			if s.Placement()[0] == seat {
 				wins++
 			} else {
-				t.Logf("seed %d: house in seat %d placed %v, banks %v", seed, seat, s.Placement(), s.Banks)
+				t.Logf("seed %d: %s in seat %d placed %v, banks %v", seed, bot, seat, s.Placement(), s.Banks)
 			}
 		}
 	}
-	t.Logf("%d players: house won %d of %d", players, wins, matches)
-	return float64(wins) / float64(matches)
+	return wins, matches
 }
 
 func TestHouseBeatsHarvester(t *testing.T) {
@@ -143,18 +164,24 @@ func TestLadenHouseUnitSteersClearOfEnemies(t *testing.T) {
 // BenchmarkHouseAct measures one answer of the house bot in a 4-player
 // match at turn 100 (about 30 units a player).
 func BenchmarkHouseAct(b *testing.B) {
-	benchBotAct(b, "house")
+	benchBotAct(b, "house", "house")
 }
 
 func BenchmarkHarvesterAct(b *testing.B) {
-	benchBotAct(b, "harvester")
+	benchBotAct(b, "harvester", "harvester")
 }
 
-func benchBotAct(b *testing.B, name string) {
+// benchBotAct plays name in seat 0 against three rivals up to turn 100 and
+// measures seat 0's answers there, in wall and in process CPU time.
+func benchBotAct(b *testing.B, name, rivals string) {
 	st, _ := Game{}.New(game.Config{Seed: 9, Players: 4})
 	bots := make([]game.HouseBot, 4)
 	for seat := range bots {
-		bots[seat] = houseBot(b, name).New(uint64(seat), seat)
+		n := rivals
+		if seat == 0 {
+			n = name
+		}
+		bots[seat] = houseBot(b, n).New(uint64(seat), seat)
 	}
 	answers := make([][]byte, 4)
 	for st.Turn() < 100 {
@@ -163,10 +190,22 @@ func benchBotAct(b *testing.B, name string) {
 		}
 		st.Apply(answers)
 	}
+	cpu0 := cpuTime()
 	for b.Loop() {
 		bots[0].Act(st, 0)
 	}
 	b.ReportMetric(float64(st.(*State).UnitCount(0)), "units")
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-us/op")
+}
+
+// cpuTime is the CPU time (user and system) the process has used: on a
+// loaded machine it stays near the work done where the wall clock does not.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // TestBotsActConcurrently asks every seat at once on the same state, as the

@@ -28,7 +28,16 @@ type searchBot struct {
 	nodes  int
 	tt     []ttEntry
 	plies  [][]move // move buffers, one per ply
+	limits pruneLimits
 }
+
+// pruneLimits say how much prune keeps.
+type pruneLimits struct {
+	maxQuietLength int // longer quiet lines rarely change the tempo
+	exactBelow     int // undrawn edges: below this nothing is pruned
+}
+
+var searchLimits = pruneLimits{maxQuietLength: 2, exactBelow: 14}
 
 type ttEntry struct {
 	key   uint64
@@ -46,8 +55,24 @@ const (
 
 const ttSize = 1 << 16
 
+// DeepSearchBudget is search-deep's budget: three times search's, about
+// 60 ms of CPU a move on average on the largest board and some 130 ms at
+// worst (BenchmarkDeepSearchMove).
+const DeepSearchBudget = 3 * DefaultSearchBudget
+
+// deepLimits are search-deep's: quiet lines of three edges are searched too
+// (one more way to change the parity of the safe phase), and endgames are
+// exact from 15 undrawn edges rather than 13.
+var deepLimits = pruneLimits{maxQuietLength: 3, exactBelow: 16}
+
+// newDeepSearchBot is search-deep: more nodes, a table four times bigger
+// to hold them, and deepLimits.
+func newDeepSearchBot() *searchBot {
+	return &searchBot{budget: DeepSearchBudget, tt: make([]ttEntry, 4*ttSize), limits: deepLimits}
+}
+
 func newSearchBot(budget int) *searchBot {
-	return &searchBot{budget: budget, tt: make([]ttEntry, ttSize)}
+	return &searchBot{budget: budget, tt: make([]ttEntry, ttSize), limits: searchLimits}
 }
 
 func (b *searchBot) Act(s game.State, _ int) []byte {
@@ -59,7 +84,7 @@ type errBudget struct{}
 
 func (b *searchBot) choose(p *position) move {
 	b.nodes = 0
-	moves := prune(p, p.moves(nil))
+	moves := b.limits.prune(p, p.moves(nil))
 	b.order(moves, move{})
 	best := moves[0]
 	for depth := 1; depth <= p.left; depth++ {
@@ -106,7 +131,7 @@ func (b *searchBot) negamax(p *position, depth, ply, alpha, beta int) int {
 	if b.nodes > b.budget {
 		panic(errBudget{})
 	}
-	slot := &b.tt[p.hash&(ttSize-1)]
+	slot := &b.tt[p.hash&uint64(len(b.tt)-1)]
 	var hint move
 	if slot.key == p.hash {
 		hint = slot.best
@@ -131,7 +156,7 @@ func (b *searchBot) negamax(p *position, depth, ply, alpha, beta int) int {
 	all := p.moves(b.plies[ply][:0])
 	b.plies[ply] = all
 	b.nodes += len(all) / 8
-	moves := prune(p, all)
+	moves := b.limits.prune(p, all)
 	b.order(moves, hint)
 	origAlpha, best, bestMove := alpha, -1<<20, moves[0]
 	for _, m := range moves {
@@ -167,10 +192,8 @@ func (b *searchBot) negamax(p *position, depth, ply, alpha, beta int) int {
 // taking a box may hand over the next one). This is what lets the search
 // reach the end of the safe phase, where tempo is decided. Near the end of
 // the game nothing is pruned, so the endgame is solved exactly.
-func prune(p *position, moves []move) []move {
-	const maxQuietLength = 2 // longer quiet lines rarely change the tempo
-	const exactBelow = 14    // undrawn edges
-	if p.left < exactBelow {
+func (l pruneLimits) prune(p *position, moves []move) []move {
+	if p.left < l.exactBelow {
 		return moves
 	}
 	fewest := int8(127)
@@ -184,7 +207,7 @@ func prune(p *position, moves []move) []move {
 	for _, m := range moves {
 		switch {
 		case m.gain > 0,
-			quiet && m.gives == 0 && m.b-m.a <= maxQuietLength,
+			quiet && m.gives == 0 && int(m.b-m.a) <= l.maxQuietLength,
 			!quiet && m.gain == 0 && m.gives == fewest:
 			kept = append(kept, m)
 		}

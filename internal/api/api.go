@@ -14,7 +14,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -46,8 +45,9 @@ type Platform interface {
 	Upload(ctx context.Context, acc store.Account, game, name string, wasm []byte) (store.Bot, store.Version, error)
 	// Challenge schedules an unrated match between active bots.
 	Challenge(ctx context.Context, game string, bots []int64, seed uint64) (int64, error)
-	// Live calls fn with each turn of a running match until stop is called.
-	Live(matchID int64, fn func([]byte)) (stop func(), err error)
+	// Live returns the turns of a running match so far (nil when they are
+	// not all known) and calls fn with each later turn until stop is called.
+	Live(matchID int64, fn func([]byte)) (past [][]byte, stop func(), err error)
 }
 
 // Error is a refusal with an HTTP status and a message for the user.
@@ -82,6 +82,7 @@ type API struct {
 	signups *limiter
 	logins  *limiter
 	uploads *limiter
+	pages   pageCache
 }
 
 // New makes the API handler.
@@ -132,10 +133,32 @@ func (a *API) routes() {
 	h("GET /api/v1/matches/{id}/seats/{seat}/log", a.seatLog)
 	h("POST /api/v1/challenges", a.challenge)
 	a.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		a.serve(w, r, func(http.ResponseWriter, *http.Request) error {
-			return Errorf(http.StatusNotFound, "no such endpoint: %s %s (see docs/api.md)", r.Method, r.URL.Path)
+		a.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
+			if allow := a.allowed(r); len(allow) > 0 {
+				w.Header().Set("Allow", strings.Join(allow, ", "))
+				return Errorf(http.StatusMethodNotAllowed, "%s is not allowed on %s: use %s (see docs/api.md)", truncate(r.Method, 16), r.URL.Path, strings.Join(allow, " or "))
+			}
+			return Errorf(http.StatusNotFound, "no such endpoint: %s %s (see docs/api.md)", truncate(r.Method, 16), r.URL.Path)
 		})
 	})
+}
+
+// routeMethods are the methods the API's routes use (HEAD comes with GET).
+var routeMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodDelete}
+
+// allowed lists the methods a route exists for at r's path. The catch-all
+// "/api/" matches every method, so the mux never answers 405 itself: a
+// known path asked with another method would otherwise read as unknown.
+func (a *API) allowed(r *http.Request) []string {
+	var out []string
+	for _, m := range routeMethods {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := a.mux.Handler(probe); pattern != "" && pattern != "/api/" {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -179,11 +202,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, f handler) {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(true)
-	enc.Encode(v)
+	writeBody(w, status, encodeJSON(v))
 }
 
 // clientIP is the address rate limits count against.

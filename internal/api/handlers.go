@@ -378,25 +378,26 @@ func (a *API) leaderboard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rows, err := a.st.Leaderboard(r.Context(), g.Info().ID, cur, limit)
-	if err != nil {
-		return err
-	}
-	out := struct {
-		Game string          `json:"game"`
-		Rows []LeaderRowJSON `json:"rows"`
-		Next string          `json:"next,omitempty"`
-	}{Game: g.Info().ID, Rows: []LeaderRowJSON{}}
-	for _, row := range rows {
-		rt := rating.Rating{Mu: row.Bot.Mu, Sigma: row.Bot.Sigma}
-		out.Rows = append(out.Rows, LeaderRowJSON{Rank: row.Rank, Player: "@" + row.Bot.Handle, Bot: row.Bot.Name, BotID: row.Bot.ID,
-			Rating: rt.Display(), Matches: row.Bot.Matches, Mu: row.Bot.Mu, Sigma: row.Bot.Sigma})
-	}
-	if len(rows) == limit {
-		out.Next = leaderCursor(rows[len(rows)-1])
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return a.cached(w, r, func() (any, error) {
+		rows, err := a.st.Leaderboard(r.Context(), g.Info().ID, cur, limit)
+		if err != nil {
+			return nil, err
+		}
+		out := struct {
+			Game string          `json:"game"`
+			Rows []LeaderRowJSON `json:"rows"`
+			Next string          `json:"next,omitempty"`
+		}{Game: g.Info().ID, Rows: []LeaderRowJSON{}}
+		for _, row := range rows {
+			rt := rating.Rating{Mu: row.Bot.Mu, Sigma: row.Bot.Sigma}
+			out.Rows = append(out.Rows, LeaderRowJSON{Rank: row.Rank, Player: "@" + row.Bot.Handle, Bot: row.Bot.Name, BotID: row.Bot.ID,
+				Rating: rt.Display(), Matches: row.Bot.Matches, Mu: row.Bot.Mu, Sigma: row.Bot.Sigma})
+		}
+		if len(rows) == limit {
+			out.Next = leaderCursor(rows[len(rows)-1])
+		}
+		return out, nil
+	})
 }
 
 // BotJSON is a bot as the API shows it.
@@ -780,22 +781,23 @@ func (a *API) matches(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ms, err := a.st.Matches(r.Context(), f)
-	if err != nil {
-		return err
-	}
-	out := struct {
-		Matches []MatchJSON `json:"matches"`
-		Next    string      `json:"next,omitempty"`
-	}{Matches: []MatchJSON{}}
-	for _, m := range ms {
-		out.Matches = append(out.Matches, matchJSON(m))
-	}
-	if len(ms) == f.Limit {
-		out.Next = strconv.FormatInt(ms[len(ms)-1].ID, 10)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return a.cached(w, r, func() (any, error) {
+		ms, err := a.st.Matches(r.Context(), f)
+		if err != nil {
+			return nil, err
+		}
+		out := struct {
+			Matches []MatchJSON `json:"matches"`
+			Next    string      `json:"next,omitempty"`
+		}{Matches: []MatchJSON{}}
+		for _, m := range ms {
+			out.Matches = append(out.Matches, matchJSON(m))
+		}
+		if len(ms) == f.Limit {
+			out.Next = strconv.FormatInt(ms[len(ms)-1].ID, 10)
+		}
+		return out, nil
+	})
 }
 
 func (a *API) matchByPath(r *http.Request) (store.Match, error) {
@@ -867,7 +869,7 @@ func (a *API) live(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer liveStreams.Add(-1)
 	turns := make(chan []byte, 256)
-	stop, err := a.p.Live(m.ID, func(b []byte) {
+	past, stop, err := a.p.Live(m.ID, func(b []byte) {
 		select {
 		case turns <- b:
 		default: // a slow reader loses turns rather than holding up the match
@@ -881,6 +883,11 @@ func (a *API) live(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprintf(w, "event: match\ndata: %s\n\n", mustJSON(matchJSON(m)))
+	// The turns so far, so that a view opened late draws the board at once.
+	if past == nil {
+		past = [][]byte{}
+	}
+	fmt.Fprintf(w, "event: turns\ndata: %s\n\n", mustJSON(rawTurns(past)))
 	fl.Flush()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
@@ -900,6 +907,15 @@ func (a *API) live(w http.ResponseWriter, r *http.Request) error {
 	fmt.Fprintf(w, "event: end\ndata: %s\n\n", mustJSON(matchJSON(m)))
 	fl.Flush()
 	return nil
+}
+
+// rawTurns passes turns through to JSON as they are.
+func rawTurns(turns [][]byte) []json.RawMessage {
+	out := make([]json.RawMessage, len(turns))
+	for i, t := range turns {
+		out[i] = t
+	}
+	return out
 }
 
 func mustJSON(v any) []byte {

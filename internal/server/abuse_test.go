@@ -216,7 +216,8 @@ func TestAbuse(t *testing.T) {
 		{"challenge cross-origin", req{method: "POST", path: "/api/v1/challenges", cookie: cookie, csrf: csrf, origin: "https://evil.example", ctype: "application/json", body: []byte(`{"game":"dots-and-boxes","bots":[2,1]}`)}, 403},
 		// Elsewhere.
 		{"unknown endpoint", req{method: "GET", path: "/api/v1/nothing"}, 404},
-		{"wrong method", req{method: "PUT", path: "/api/v1/games"}, 404},
+		{"wrong method", req{method: "PUT", path: "/api/v1/games"}, 405},
+		{"wrong method, unknown path", req{method: "PUT", path: "/api/v1/nothing"}, 404},
 		{"retire own bot", req{method: "POST", path: ids("/api/v1/bots/%d/retire", bobBot), token: B}, 200},
 		{"logout with CSRF", req{method: "DELETE", path: "/api/v1/sessions", cookie: cookie, csrf: csrf}, 200},
 		{"session after logout", req{method: "GET", path: "/api/v1/me", cookie: cookie}, 401},
@@ -232,6 +233,31 @@ func TestAbuse(t *testing.T) {
 			if json.Unmarshal(body, &e) != nil || e.Error == "" || strings.Contains(e.Error, "goroutine") {
 				t.Errorf("%s: refusal without a JSON message: %.200s", c.name, body)
 			}
+		}
+	}
+	// A known path asked with the wrong method: 405 with the methods that
+	// path has in Allow, for paths with and without variables.
+	for _, c := range []struct{ method, path, allow string }{
+		{"PUT", "/api/v1/games", "GET, HEAD"},
+		{"DELETE", "/api/v1/accounts", "POST"},
+		{"GET", "/api/v1/sessions", "POST, DELETE"},
+		{"PATCH", ids("/api/v1/bots/%d", bobBot), "GET, HEAD"},
+		{"GET", ids("/api/v1/bots/%d/retire", bobBot), "POST"},
+		{"POST", "/api/v1/games/dots-and-boxes/leaderboard", "GET, HEAD"},
+		{"PUT", "/api/v1/games/dots-and-boxes/bots/x", "POST"},
+		{"DELETE", ids("/api/v1/matches/%d/seats/0/log", smokeMatch), "GET, HEAD"},
+	} {
+		hr, _ := http.NewRequest(c.method, base+c.path, nil)
+		hr.Header.Set("Authorization", A)
+		resp, err := http.DefaultClient.Do(hr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e struct{ Error string }
+		json.NewDecoder(resp.Body).Decode(&e)
+		resp.Body.Close()
+		if resp.StatusCode != 405 || resp.Header.Get("Allow") != c.allow || e.Error == "" {
+			t.Errorf("%s %s: %d, Allow %q, error %q; want 405, Allow %q and a message", c.method, c.path, resp.StatusCode, resp.Header.Get("Allow"), e.Error, c.allow)
 		}
 	}
 	// Rate limits: sign-up attempts from one address, 10 a minute (6 so

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,9 +15,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/spec"
+	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/server"
 	"github.com/arenabots/arena/internal/store"
+	"github.com/arenabots/arena/internal/store/storetest"
+	"github.com/arenabots/arena/match"
+	"github.com/arenabots/arena/replay"
 	"github.com/arenabots/arena/sandbox/wasmtest"
 	"github.com/arenabots/arena/tournament"
 )
@@ -64,7 +72,7 @@ func BenchmarkThroughput(b *testing.B) {
 			}
 			// The raw engine: a round robin on both cores.
 			start := time.Now()
-			res, err := tournament.Run(context.Background(), tournament.Config{Game: g, Bots: specs, Seed: 1, Boards: 10, Parallel: workers})
+			res, err := tournament.Run(context.Background(), tournament.Config{Game: g, Runner: specRunner{}, Bots: specs, Seed: 1, Boards: 10, Parallel: workers})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -106,6 +114,22 @@ func BenchmarkThroughput(b *testing.B) {
 	}
 }
 
+// specRunner is arena tournament's runner: bots opened from their SPECs,
+// one match.Runner per game.
+type specRunner struct{}
+
+func (specRunner) Check(ctx context.Context, g game.Game, s string) error {
+	b, err := spec.Open(ctx, s, bot.Match{Game: g})
+	if err == nil {
+		b.Close()
+	}
+	return err
+}
+
+func (specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, error) {
+	return match.Runner{}.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: params}, spec.Opener(specs))
+}
+
 // start0 is start for benchmarks: SQLite, back-to-back rated matches.
 func start0(b *testing.B, mod func(*server.Options)) *running {
 	return start(b, store.SQLite, func(o *server.Options) {
@@ -116,8 +140,11 @@ func start0(b *testing.B, mod func(*server.Options)) *running {
 	})
 }
 
-// BenchmarkListLatency stores 100,000 matches, then measures leaderboard and
-// match-list latency with wrk (a second process) while matches run.
+// BenchmarkListLatency stores 100,000 finished matches (straight into the
+// database: storetest.FillFinished), then measures leaderboard and
+// match-list latency with wrk (a second process, 8 connections, as fast as
+// the server answers) while house-bot matches run back to back, beside
+// /healthz as the baseline of the same run.
 // Run with: go test -run '^$' -bench ListLatency -benchtime 1x ./internal/server/
 // (needs wrk: apt-get install wrk).
 func BenchmarkListLatency(b *testing.B) {
@@ -133,18 +160,8 @@ func BenchmarkListLatency(b *testing.B) {
 	b1, _ := st.BotByName(ctx, house.ID, "grid-royale", "idle")
 	b2, _ := st.BotByName(ctx, house.ID, "grid-royale", "house")
 	seats := []store.SeatRef{{BotID: b1.ID, VersionID: b1.ActiveVersion}, {BotID: b2.ID, VersionID: b2.ActiveVersion}}
-	replay := bytes.Repeat([]byte(`{"turn":1,"seats":[]}`), 50)
 	fill := time.Now()
-	for i := range stored {
-		id, err := st.CreateMatch(ctx, store.NewMatch{Game: "grid-royale", Seed: uint64(i), Kind: store.KindChallenge, Seats: seats})
-		if err != nil {
-			b.Fatal(err)
-		}
-		res := store.Result{MatchID: id, Turns: 400, Replay: replay, Seats: []store.SeatResult{{Score: 1, Place: 2, Statuses: map[string]int{"ok": 400}}, {Score: 2, Place: 1, Statuses: map[string]int{"ok": 400}}}}
-		if _, err := st.RecordMatch(ctx, res, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
+	storetest.FillFinished(b, filepath.Join(r.dir, "arena.db"), "grid-royale", seats, stored)
 	b.Logf("stored %d matches in %v", stored, time.Since(fill))
 	p99 := regexp.MustCompile(`(?m)^\s+99%\s+([0-9.]+)(us|ms|s)`)
 	p50 := regexp.MustCompile(`(?m)^\s+50%\s+([0-9.]+)(us|ms|s)`)
@@ -159,10 +176,15 @@ func BenchmarkListLatency(b *testing.B) {
 		}
 		return v
 	}
+	// /healthz first: the machine is shared, and the lists' figures mean
+	// something only beside this baseline measured in the same run.
 	for _, c := range []struct{ name, path string }{
+		{"healthz", "/healthz"},
 		{"leaderboard", "/api/v1/games/grid-royale/leaderboard"},
 		{"matches", "/api/v1/matches?game=grid-royale&limit=50"},
 		{"matches-by-bot", fmt.Sprintf("/api/v1/matches?bot=%d&limit=50", b1.ID)},
+		{"matches-deep-page", "/api/v1/matches?game=grid-royale&limit=50&before=1000"},
+		{"matches-live", "/api/v1/matches?state=live&limit=50"},
 	} {
 		out, err := exec.Command(wrk, "-t1", "-c8", "-d10s", "--latency", r.URL+c.path).CombinedOutput()
 		if err != nil {
@@ -179,26 +201,70 @@ func BenchmarkListLatency(b *testing.B) {
 	}
 }
 
-// BenchmarkMemory runs matches back to back and samples the live heap after
-// a garbage collection as the match count grows: a leak shows as growth per
-// match. Run with: go test -run '^$' -bench Memory -benchtime 1x ./internal/server/
+// BenchmarkMemory runs rated matches back to back (Dots and Boxes between
+// the three quickest house bots, two workers, so that 10,000 matches fit in
+// a run) and samples the server process's memory as the match count grows:
+// the live Go heap after a collection, and the resident set (which also
+// holds SQLite's page cache, outside the Go heap). A leak shows as growth
+// per match.
+// Run with: go test -run '^$' -bench Memory -benchtime 1x -timeout 120m ./internal/server/
 func BenchmarkMemory(b *testing.B) {
-	r := start0(b, nil)
+	r := start0(b, func(o *server.Options) { o.Games = []string{"dots-and-boxes"} })
+	ctx := context.Background()
 	st := r.Srv.Store()
+	house, _ := st.AccountByHandle(ctx, "house")
+	g, _ := games.Lookup("dots-and-boxes")
+	for _, hb := range g.HouseBots() {
+		if hb.Name != "random" && hb.Name != "greedy" && hb.Name != "chains" {
+			bot, _ := st.BotByName(ctx, house.ID, "dots-and-boxes", hb.Name)
+			st.Retire(ctx, bot.ID)
+		}
+	}
 	heap := func() float64 {
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		return float64(m.HeapAlloc) / (1 << 20)
 	}
-	wait := func(n int) {
-		for finishedRated(b, st) < n {
-			time.Sleep(500 * time.Millisecond)
+	start := time.Now()
+	for _, n := range []int{250, 1000, 5000, 10000} {
+		for finishedMatches(b, r.URL) < n {
+			time.Sleep(2 * time.Second)
 		}
+		h, rss := heap(), residentMiB(b)
+		b.Logf("%6d finished matches after %v: live heap %.1f MiB, resident %.1f MiB", n, time.Since(start).Round(time.Second), h, rss)
+		b.ReportMetric(h, fmt.Sprintf("heap-MiB-at-%d", n))
+		b.ReportMetric(rss, fmt.Sprintf("rss-MiB-at-%d", n))
 	}
-	marks := []int{250, 1000, 2000}
-	for _, n := range marks {
-		wait(n)
-		b.ReportMetric(heap(), fmt.Sprintf("heap-MiB-at-%d", n))
+}
+
+// finishedMatches reads the server's count of finished matches from
+// /metrics: cheap at any number of stored matches, unlike listing them.
+func finishedMatches(b testing.TB, base string) int {
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		b.Fatal(err)
 	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	n := 0.0
+	for _, m := range regexp.MustCompile(`(?m)^arena_matches_total\{[^}]*state="finished"[^}]*\} ([0-9.e+]+)$`).FindAllStringSubmatch(string(data), -1) {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		n += v
+	}
+	return int(n)
+}
+
+// residentMiB is this process's resident set size.
+func residentMiB(b testing.TB) float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^VmRSS:\s+(\d+) kB`).FindSubmatch(data)
+	if m == nil {
+		b.Fatal("no VmRSS in /proc/self/status")
+	}
+	kb, _ := strconv.Atoi(string(m[1]))
+	return float64(kb) / 1024
 }

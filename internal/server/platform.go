@@ -10,12 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nats-io/nats.go"
-
 	"github.com/arenabots/arena/botcheck"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/api"
-	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/matchmaker"
 	"github.com/arenabots/arena/rating"
@@ -246,11 +243,9 @@ func (s *Server) Challenge(ctx context.Context, game string, botIDs []int64, see
 	return s.schedule(ctx, nm)
 }
 
-// Live calls fn with every turn of a running match, as JSON, until stop.
-func (s *Server) Live(matchID int64, fn func([]byte)) (stop func(), err error) {
-	sub, err := s.nc.Subscribe(jobs.LiveSubject(matchID), func(m *nats.Msg) { fn(m.Data) })
-	if err != nil {
-		return nil, err
-	}
-	return func() { sub.Unsubscribe() }, nil
+// Live returns the turns of a running match so far (nil if this server did
+// not keep them all) and calls fn with every later one, as JSON, until stop.
+func (s *Server) Live(matchID int64, fn func([]byte)) (past [][]byte, stop func(), err error) {
+	past, stop = s.live.subscribe(matchID, fn)
+	return past, stop, nil
 }

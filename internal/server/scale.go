@@ -113,7 +113,11 @@ func (s *Server) connectNATS(ctx context.Context) error {
 			s.log.Warn("worker announcement dropped", "err", err)
 		}
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	s.live = newLiveHub()
+	return s.live.listen(s.nc)
 }
 
 // capacity is how many matches the workers, here and joined, run at once.

@@ -55,6 +55,11 @@ type Options struct {
 	TrustProxy bool
 	// NATS is where workers on other machines join (scale.go).
 	NATS NATSOptions
+	// Now is the clock expired tokens and sessions are purged by; nil
+	// means time.Now. PurgeTick, when set, replaces the hourly ticker of
+	// the purge. Both are for tests.
+	Now       func() time.Time
+	PurgeTick <-chan time.Time
 }
 
 // Server is a running platform.
@@ -67,6 +72,7 @@ type Server struct {
 	q       *jobs.Queue
 	pool    *worker.Pool
 	roster  *jobs.Roster
+	live    *liveHub               // the turns of running matches (live.go)
 	checks  *prometheus.CounterVec // determinism checks (scale.go)
 	metrics *metrics
 	handler http.Handler
@@ -203,6 +209,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	start(s.record)
 	start(s.republish)
+	start(s.purge)
 	if err := s.requeue(ctx); err != nil {
 		s.log.Error("requeue", "err", err)
 	}
@@ -279,6 +286,36 @@ func (s *Server) requeue(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// purgeEvery is how often expired tokens and sessions are deleted.
+const purgeEvery = time.Hour
+
+// purge deletes expired API tokens and sessions at start and then every
+// purgeEvery, so that the tokens table holds only live ones however many
+// log-ins there were.
+func (s *Server) purge(ctx context.Context) {
+	now, tick := s.opt.Now, s.opt.PurgeTick
+	if now == nil {
+		now = time.Now
+	}
+	if tick == nil {
+		t := time.NewTicker(purgeEvery)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		if n, err := s.store.PurgeTokens(ctx, now()); err != nil && ctx.Err() == nil {
+			s.log.Error("purge expired tokens", "err", err)
+		} else if n > 0 {
+			s.log.Info("purged expired tokens and sessions", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick:
+		}
+	}
 }
 
 func (s *Server) wake() {

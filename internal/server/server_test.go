@@ -24,6 +24,7 @@ import (
 type running struct {
 	URL  string
 	Srv  *server.Server
+	dir  string // the data directory
 	stop func()
 }
 
@@ -47,7 +48,7 @@ func start(t testing.TB, dialect string, mod func(*server.Options)) *running {
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()
-	r := &running{URL: "http://" + ln.Addr().String(), Srv: srv}
+	r := &running{URL: "http://" + ln.Addr().String(), Srv: srv, dir: opt.DataDir}
 	var once bool
 	r.stop = func() {
 		if once {

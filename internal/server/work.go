@@ -149,6 +149,7 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 			s.maybeCheck(ctx, m, r)
 		}
 	}
+	s.live.end(r.MatchID)
 	if m.Kind == store.KindSmoke {
 		s.finishSmoke(ctx, r.MatchID)
 	}
@@ -170,8 +171,8 @@ func rate(before []store.Rating, places []int) []store.Rating {
 }
 
 // matchmake keeps the work queue as full as the workers can take, and no
-// fuller: rated matches are created only while fewer than one per worker
-// are queued or running.
+// fuller: rated matches are created only while fewer than queuedPerWorker
+// per worker are queued or running.
 func (s *Server) matchmake(ctx context.Context) {
 	t := time.NewTicker(500 * time.Millisecond)
 	defer t.Stop()
@@ -190,13 +191,20 @@ func (s *Server) matchmake(ctx context.Context) {
 	}
 }
 
+// queuedPerWorker bounds the queued and running matches per worker: one
+// running and one waiting, so a worker that ends a match starts the next at
+// once instead of idling while the result is recorded and the matchmaker
+// makes a new one (with one per worker, the workers of the throughput
+// benchmark idled for a quarter of the time; docs/performance.md).
+const queuedPerWorker = 2
+
 func (s *Server) fill(ctx context.Context, turn int) error {
 	live, err := s.store.CountLive(ctx)
 	if err != nil {
 		return err
 	}
 	s.metrics.depth.Set(float64(live))
-	free := s.capacity() - live
+	free := queuedPerWorker*s.capacity() - live
 	all := games.All()
 	if len(s.opt.Games) > 0 {
 		all = slices.DeleteFunc(slices.Clone(all), func(g game.Game) bool { return !slices.Contains(s.opt.Games, g.Info().ID) })

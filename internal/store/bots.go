@@ -245,6 +245,7 @@ func (s *Store) Version(ctx context.Context, id int64) (Version, error) {
 
 // Retire takes a bot off the ladder; it keeps its history.
 func (s *Store) Retire(ctx context.Context, botID int64) error {
+	defer s.wrote()
 	_, err := s.w.ExecContext(ctx, s.q(`UPDATE bots SET retired = 1 WHERE id = ?`), botID)
 	if err != nil {
 		return fmt.Errorf("store: retire: %w", err)
@@ -305,6 +306,7 @@ func (s *Store) Leaderboard(ctx context.Context, game string, after *Cursor, lim
 
 // SetSmokeMatch links a version to the match that tries it.
 func (s *Store) SetSmokeMatch(ctx context.Context, versionID, matchID int64) error {
+	defer s.wrote()
 	_, err := s.w.ExecContext(ctx, s.q(`UPDATE versions SET smoke_match = ? WHERE id = ?`), matchID, versionID)
 	if err != nil {
 		return fmt.Errorf("store: smoke match: %w", err)

@@ -123,6 +123,11 @@ func (s *Store) CreateMatch(ctx context.Context, m NewMatch) (int64, error) {
 			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO match_seats (match_id, seat, bot_id, version_id) VALUES (?, ?, ?, ?)`), id, i, seat.BotID, v); err != nil {
 				return err
 			}
+			if m.Kind == KindRated && seat.VersionID != 0 {
+				if _, err := tx.ExecContext(ctx, s.q(`UPDATE versions SET rated = rated + 1 WHERE id = ?`), seat.VersionID); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})
@@ -134,6 +139,7 @@ func (s *Store) CreateMatch(ctx context.Context, m NewMatch) (int64, error) {
 
 // MarkRunning notes that a worker started the match.
 func (s *Store) MarkRunning(ctx context.Context, id int64) error {
+	defer s.wrote()
 	_, err := s.w.ExecContext(ctx, s.q(`UPDATE matches SET state = ? WHERE id = ? AND state = ?`), Running, id, Queued)
 	if err != nil {
 		return fmt.Errorf("store: mark running: %w", err)
@@ -213,7 +219,10 @@ func (s *Store) ApplyPending(ctx context.Context, rate RateFunc) error {
 // or waiting: so each bot's rating changes in the order its matches were
 // created, whatever order they finish in.
 func (s *Store) applyPending(ctx context.Context, tx *sql.Tx, rate RateFunc) error {
-	rows, err := tx.QueryContext(ctx, s.q(`SELECT id, state FROM matches WHERE kind = ? AND (state IN (?, ?) OR (state = ? AND applied = 0)) ORDER BY id`),
+	// Queued and running matches are never applied, so "applied = 0" picks
+	// them and the finished ones still waiting, by the matches_pending
+	// index, without reading the applied ones.
+	rows, err := tx.QueryContext(ctx, s.q(`SELECT id, state FROM matches WHERE kind = ? AND applied = 0 AND state IN (?, ?, ?) ORDER BY id`),
 		KindRated, Queued, Running, Finished)
 	if err != nil {
 		return err
@@ -301,6 +310,7 @@ func (s *Store) seatRefs(ctx context.Context, tx *sql.Tx, id int64) ([]SeatRef, 
 // FailMatch ends a queued or running match as Failed with its reason,
 // unrated. It reports false when the match had already ended.
 func (s *Store) FailMatch(ctx context.Context, id int64, reason string) (bool, error) {
+	defer s.wrote()
 	res, err := s.w.ExecContext(ctx, s.q(`UPDATE matches SET state = ?, reason = ?, finished_at = ? WHERE id = ? AND state IN (?, ?)`),
 		Failed, reason, now(), id, Queued, Running)
 	if err != nil {
@@ -322,6 +332,7 @@ func (s *Store) MarkDeterminism(ctx context.Context, id int64, outcome string) e
 	if outcome != DeterminismChecked && outcome != DeterminismMismatch {
 		return fmt.Errorf("store: mark determinism: unknown outcome %q", outcome)
 	}
+	defer s.wrote()
 	_, err := s.w.ExecContext(ctx, s.q(`UPDATE matches SET determinism = ? WHERE id = ? AND state = ? AND determinism <> ?`),
 		outcome, id, Finished, DeterminismMismatch)
 	if err != nil {
@@ -361,43 +372,140 @@ func scanMatch(sc interface{ Scan(...any) error }) (Match, error) {
 	return m, nil
 }
 
-// Matches lists matches, newest first, with their seats. Filtered by bot,
-// it walks that bot's seats by the (bot_id, match_id) index, newest first,
-// so a page costs the same however many matches the bot has.
+// Matches lists matches, newest first, with their seats. A page costs about
+// limit plus the number of live matches in rows read, however many matches
+// are stored: ended lists walk an index in id order newest first (the
+// primary key, (game, id), or the bot's (bot_id, match_id) seats) and skip
+// the few live matches on the way; live lists start from the (state, id)
+// index, which holds few live rows, and sort those. Neither may use the
+// index the other needs, which on SQLite the unary + in front of a column
+// ensures (noIndex); docs/performance.md has the query plans.
 func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
+	if f.Limit <= 0 {
+		f.Limit = 50
+	}
+	var out []Match
+	for {
+		// A bot seated twice in one match makes two rows of it: matches
+		// drops the second, and the page is topped up from where it ended.
+		query, args := s.matchesQuery(f)
+		page, rows, err := s.matchRows(ctx, query, args...)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range page {
+			if len(out) < f.Limit && (len(out) == 0 || out[len(out)-1].ID != m.ID) {
+				out = append(out, m)
+			}
+		}
+		if rows < f.Limit || len(out) >= f.Limit {
+			return out, nil
+		}
+		f.Before = page[len(page)-1].ID
+	}
+}
+
+func (s *Store) matchesQuery(f MatchFilter) (string, []any) {
 	var where []string
 	var args []any
+	ni := s.noIndex()
 	from := `matches m`
 	order := `m.id`
-	if f.BotID != 0 {
-		from = `match_seats ms JOIN matches m ON m.id = ms.match_id`
-		order = `ms.match_id`
-		where = append(where, `ms.bot_id = ?`)
-		args = append(args, f.BotID)
-		if f.Before > 0 {
-			where = append(where, `ms.match_id < ?`)
-			args = append(args, f.Before)
-		}
-	} else if f.Before > 0 {
-		where = append(where, `m.id < ?`)
-		args = append(args, f.Before)
-	}
 	if f.Live {
 		where = append(where, `m.state IN (?, ?)`)
 		args = append(args, Queued, Running)
+		if f.BotID != 0 {
+			from = `matches m JOIN match_seats ms ON ms.match_id = m.id`
+			where = append(where, ni+`ms.bot_id = ?`)
+			args = append(args, f.BotID)
+		}
+		if f.Game != "" {
+			where = append(where, ni+`m.game = ?`)
+			args = append(args, f.Game)
+		}
+		if f.Before > 0 {
+			where = append(where, ni+`m.id < ?`)
+			args = append(args, f.Before)
+		}
 	} else {
-		where = append(where, `m.state IN (?, ?, ?)`)
+		if f.BotID != 0 {
+			from = `match_seats ms JOIN matches m ON m.id = ms.match_id`
+			order = `ms.match_id`
+			where = append(where, `ms.bot_id = ?`)
+			args = append(args, f.BotID)
+			if f.Before > 0 {
+				where = append(where, `ms.match_id < ?`)
+				args = append(args, f.Before)
+			}
+			if f.Game != "" {
+				where = append(where, ni+`m.game = ?`)
+				args = append(args, f.Game)
+			}
+		} else {
+			if f.Game != "" {
+				where = append(where, `m.game = ?`)
+				args = append(args, f.Game)
+			}
+			if f.Before > 0 {
+				where = append(where, `m.id < ?`)
+				args = append(args, f.Before)
+			}
+		}
+		where = append(where, ni+`m.state IN (?, ?, ?)`)
 		args = append(args, Finished, Failed, Discarded)
-	}
-	if f.Game != "" {
-		where = append(where, `m.game = ?`)
-		args = append(args, f.Game)
 	}
 	if f.Limit <= 0 {
 		f.Limit = 50
 	}
 	args = append(args, f.Limit)
-	return s.matches(ctx, `SELECT `+matchColumns+` FROM `+from+` WHERE `+strings.Join(where, " AND ")+` ORDER BY `+order+` DESC LIMIT ?`, args...)
+	return `SELECT ` + matchColumns + ` FROM ` + from + ` WHERE ` + strings.Join(where, " AND ") + ` ORDER BY ` + order + ` DESC LIMIT ?`, args
+}
+
+// noIndex goes in front of a column in a WHERE term to keep SQLite's planner
+// from choosing an index on that column; Postgres plans by its statistics
+// and has no unary + on text.
+func (s *Store) noIndex() string {
+	if s.dialect == SQLite {
+		return "+"
+	}
+	return ""
+}
+
+// ExplainMatches returns the database's plan for Matches(f): the lines of
+// EXPLAIN QUERY PLAN on SQLite, of EXPLAIN on Postgres.
+func (s *Store) ExplainMatches(ctx context.Context, f MatchFilter) ([]string, error) {
+	query, args := s.matchesQuery(f)
+	return s.explain(ctx, query, args...)
+}
+
+func (s *Store) explain(ctx context.Context, query string, args ...any) ([]string, error) {
+	prefix := "EXPLAIN QUERY PLAN "
+	if s.dialect == Postgres {
+		prefix = "EXPLAIN "
+	}
+	rows, err := s.r.QueryContext(ctx, s.q(prefix+query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: explain: %w", err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		// SQLite: id, parent, notused, detail; Postgres: one text column.
+		out = append(out, fmt.Sprint(vals[len(vals)-1]))
+	}
+	return out, rows.Err()
 }
 
 // Unfinished lists every queued or running match, oldest first: after a
@@ -407,27 +515,39 @@ func (s *Store) Unfinished(ctx context.Context) ([]Match, error) {
 }
 
 func (s *Store) matches(ctx context.Context, query string, args ...any) ([]Match, error) {
+	out, _, err := s.matchRows(ctx, query, args...)
+	return out, err
+}
+
+// matchRows runs a query of matchColumns and loads the seats of the matches
+// it names, each match once; it also reports how many rows the query gave.
+func (s *Store) matchRows(ctx context.Context, query string, args ...any) ([]Match, int, error) {
 	rows, err := s.r.QueryContext(ctx, s.q(query), args...)
 	if err != nil {
-		return nil, fmt.Errorf("store: matches: %w", err)
+		return nil, 0, fmt.Errorf("store: matches: %w", err)
 	}
 	var out []Match
 	byID := map[int64]int{}
+	n := 0
 	for rows.Next() {
 		m, err := scanMatch(rows)
 		if err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("store: matches: %w", err)
+			return nil, 0, fmt.Errorf("store: matches: %w", err)
+		}
+		n++
+		if _, dup := byID[m.ID]; dup {
+			continue
 		}
 		byID[m.ID] = len(out)
 		out = append(out, m)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if len(out) == 0 {
-		return out, nil
+		return out, n, nil
 	}
 	ids := make([]any, len(out))
 	marks := make([]string, len(out))
@@ -436,13 +556,13 @@ func (s *Store) matches(ctx context.Context, query string, args ...any) ([]Match
 	}
 	seats, err := s.seats(ctx, `ms.match_id IN (`+strings.Join(marks, ",")+`)`, false, ids...)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for _, st := range seats {
 		i := byID[st.matchID]
 		out[i].Seats = append(out[i].Seats, st.Seat)
 	}
-	return out, nil
+	return out, n, nil
 }
 
 type seatRow struct {
@@ -640,11 +760,10 @@ func (s *Store) RecentRated(ctx context.Context, game string, limit int) ([][]in
 	return out, rows.Err()
 }
 
-// VersionPlayed counts the rated matches scheduled for each version of a
-// game's bots.
+// VersionPlayed counts the rated matches scheduled for the active version
+// of each of a game's bots (a count kept by CreateMatch).
 func (s *Store) VersionPlayed(ctx context.Context, game string) (map[int64]int, error) {
-	rows, err := s.r.QueryContext(ctx, s.q(`SELECT ms.version_id, COUNT(*) FROM match_seats ms JOIN matches m ON m.id = ms.match_id
-		WHERE m.game = ? AND m.kind = ? AND ms.version_id IS NOT NULL GROUP BY ms.version_id`), game, KindRated)
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT v.id, v.rated FROM bots b JOIN versions v ON v.id = b.active_version WHERE b.game = ? AND v.rated > 0`), game)
 	if err != nil {
 		return nil, fmt.Errorf("store: version played: %w", err)
 	}

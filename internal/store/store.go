@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
@@ -55,7 +56,20 @@ type Store struct {
 	w, r    *sql.DB // SQLite: one writer connection, a pool of readers; Postgres: the same pool
 	dialect string
 	score   func(mu, sigma float64) float64
+	// gen counts writes: a read made after Generation returned g shows
+	// every write counted in g, so a cache of reads tagged with g is
+	// current while Generation still answers g. This process is the
+	// database's only writer (workers write nothing), which that needs.
+	gen atomic.Uint64
 }
+
+// Generation changes after every write to the database (after it commits,
+// or fails): what was read while it answered g may be cached until it
+// answers something else.
+func (s *Store) Generation() uint64 { return s.gen.Load() }
+
+// wrote counts a write; deferred by every writing method.
+func (s *Store) wrote() { s.gen.Add(1) }
 
 // sqlitePragmas are the settings every SQLite connection gets: WAL so
 // readers never block the writer, a busy timeout instead of SQLITE_BUSY, and
@@ -187,6 +201,7 @@ func isUnique(err error) bool {
 }
 
 func (s *Store) tx(ctx context.Context, f func(*sql.Tx) error) error {
+	defer s.wrote()
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)

@@ -127,13 +127,7 @@ func buildViewLogs(g game.Game, r *replay.Replay, keepLogs bool) (*viewData, err
 		if st.Done() {
 			break
 		}
-		answers := make([][]byte, st.Players())
-		for _, s := range t.Seats {
-			if s.Seat >= 0 && s.Seat < len(answers) && len(s.Action) > 0 {
-				answers[s.Seat] = s.Action
-			}
-		}
-		st.Apply(answers)
+		st.Apply(turnAnswers(st, &t))
 		fr, err := f.frame(st)
 		if err != nil {
 			return nil, err
@@ -141,4 +135,16 @@ func buildViewLogs(g game.Game, r *replay.Replay, keepLogs bool) (*viewData, err
 		v.Frames = append(v.Frames, fr)
 	}
 	return v, nil
+}
+
+// turnAnswers is what each seat answered in a recorded turn, in seat order
+// (nil for a seat that gave no action: the game's default).
+func turnAnswers(st game.State, t *replay.Turn) [][]byte {
+	answers := make([][]byte, st.Players())
+	for _, s := range t.Seats {
+		if s.Seat >= 0 && s.Seat < len(answers) && len(s.Action) > 0 {
+			answers[s.Seat] = s.Action
+		}
+	}
+	return answers
 }

@@ -9,8 +9,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/replay"
@@ -96,21 +99,31 @@ func (m *platformMatch) names() []string {
 	return out
 }
 
-// matchPage shows a platform match in the viewer.
-func (s *Site) matchPage(w http.ResponseWriter, r *http.Request) {
+// platformMatchAt reads the match the path names from the API (path is the
+// API's address of it, with %d for its number), or answers with why not.
+func (s *Site) platformMatchAt(w http.ResponseWriter, r *http.Request, path string) (int64, *platformMatch, game.Game, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
 		s.fail(w, r, http.StatusNotFound, "There is no such match.")
-		return
+		return 0, nil, nil, false
 	}
 	var m platformMatch
-	if code, err := s.apiGet(r, fmt.Sprintf("/api/v1/matches/%d?replay=0", id), &m); err != nil {
+	if code, err := s.apiGet(r, fmt.Sprintf(path, id), &m); err != nil {
 		s.fail(w, r, code, err.Error())
-		return
+		return 0, nil, nil, false
 	}
 	g := lookupGame(m.Game)
 	if g == nil {
 		s.fail(w, r, http.StatusNotFound, "The match is of an unknown game.")
+		return 0, nil, nil, false
+	}
+	return id, &m, g, true
+}
+
+// matchPage shows a platform match in the viewer.
+func (s *Site) matchPage(w http.ResponseWriter, r *http.Request) {
+	id, m, g, ok := s.platformMatchAt(w, r, "/api/v1/matches/%d?replay=0")
+	if !ok {
 		return
 	}
 	gv := viewOf(g)
@@ -123,31 +136,15 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request) {
 // snapshot; a running one turn by turn from the API's live stream, rebuilding
 // the states from the match's parameters and seed.
 func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		s.fail(w, r, http.StatusNotFound, "There is no such match.")
-		return
-	}
-	flusher, ok := w.(http.Flusher)
+	id, m, g, ok := s.platformMatchAt(w, r, "/api/v1/matches/%d")
 	if !ok {
-		s.fail(w, r, http.StatusInternalServerError, "streaming is not supported here")
 		return
 	}
-	var m platformMatch
-	if code, err := s.apiGet(r, fmt.Sprintf("/api/v1/matches/%d", id), &m); err != nil {
-		s.fail(w, r, code, err.Error())
+	w, flusher, done, ok := s.eventStream(w, r)
+	if !ok {
 		return
 	}
-	g := lookupGame(m.Game)
-	if g == nil {
-		s.fail(w, r, http.StatusNotFound, "The match is of an unknown game.")
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w, done := compress(w, r)
 	defer done()
-	flusher = w.(http.Flusher)
 	send := func(name string, v any) {
 		data, _ := json.Marshal(v)
 		writeEvent(w, sseEvent{name, data})
@@ -173,7 +170,7 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 		send("end", map[string]any{"failed": snap.Failed})
 	}
 	if !m.live() {
-		finished(&m)
+		finished(m)
 		return
 	}
 	seed, _ := strconv.ParseUint(m.Seed, 10, 64)
@@ -184,8 +181,42 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	var f framer
 	first, _ := f.frame(st)
-	send("init", snapshot{viewData: &viewData{Game: m.Game, Name: g.Info().Name, Players: len(m.Seats), Bots: m.names(),
-		Frames: []json.RawMessage{first}, Replay: json.RawMessage(`{"turns":[]}`)}, Human: -1, Prompt: -1, Live: true})
+	frames := []json.RawMessage{first}
+	synced := true // false once a turn was missed: the states cannot be rebuilt
+	// apply re-applies one turn of the live stream and sends nothing.
+	apply := func(raw []byte) (replay.Turn, json.RawMessage, bool) {
+		var t replay.Turn
+		if !synced || json.Unmarshal(raw, &t) != nil || t.Turn != st.Turn()+1 || st.Done() {
+			synced = false
+			return t, nil, false
+		}
+		st.Apply(turnAnswers(st, &t))
+		fr, err := f.frame(st)
+		if err != nil {
+			synced = false
+			return t, nil, false
+		}
+		return t, fr, true
+	}
+	started := false
+	// start sends the viewer the turns so far; the API's stream begins with
+	// them, so a view opened late draws the board at once.
+	start := func(past []json.RawMessage) {
+		started = true
+		kept := []json.RawMessage{}
+		for _, raw := range past {
+			_, fr, ok := apply(raw)
+			if !ok {
+				break
+			}
+			frames = append(frames, fr)
+			kept = append(kept, raw)
+		}
+		partial, _ := json.Marshal(map[string]any{"game": m.Game, "turns": kept})
+		send("init", snapshot{viewData: &viewData{Game: m.Game, Name: g.Info().Name, Players: len(m.Seats), Bots: m.names(),
+			Frames: frames, Replay: partial}, Human: -1, Prompt: -1, Live: true})
+		frames = nil
+	}
 
 	// Follow the API's live stream in-process.
 	ctx, cancel := context.WithCancel(r.Context())
@@ -197,38 +228,29 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 	}()
 	defer pr.Close()
 	sc := bufio.NewScanner(pr)
-	sc.Buffer(make([]byte, 64<<10), 8<<20)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	var event string
-	synced := true // false once a turn was missed: the states cannot be rebuilt
 	for sc.Scan() {
 		line := sc.Text()
+		data, isData := strings.CutPrefix(line, "data: ")
 		switch {
 		case strings.HasPrefix(line, "event: "):
 			event = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: ") && event == "turn":
-			var t replay.Turn
-			if json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &t) != nil {
-				continue
+		case isData && event == "turns" && !started:
+			var past []json.RawMessage
+			json.Unmarshal([]byte(data), &past)
+			start(past)
+		case isData && event == "turn":
+			if !started {
+				start(nil)
 			}
-			if !synced || t.Turn != st.Turn()+1 || st.Done() {
-				synced = false
+			t, fr, ok := apply([]byte(data))
+			if !ok {
 				send("progress", map[string]int{"turn": t.Turn})
 				continue
 			}
-			answers := make([][]byte, st.Players())
-			for _, seat := range t.Seats {
-				if seat.Seat >= 0 && seat.Seat < len(answers) && len(seat.Action) > 0 {
-					answers[seat.Seat] = seat.Action
-				}
-			}
-			st.Apply(answers)
-			fr, err := f.frame(st)
-			if err != nil {
-				synced = false
-				continue
-			}
 			send("turn", map[string]any{"turn": t, "frame": fr})
-		case strings.HasPrefix(line, "data: ") && event == "end":
+		case isData && event == "end":
 			var end platformMatch
 			if _, err := s.apiGet(r, fmt.Sprintf("/api/v1/matches/%d", id), &end); err == nil {
 				finished(&end)
@@ -237,6 +259,9 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 			}
 			return
 		}
+	}
+	if !started {
+		start(nil)
 	}
 }
 
@@ -282,4 +307,78 @@ func (s *Site) platformPage(name, section, title string) http.HandlerFunc {
 		}
 		s.render(w, http.StatusOK, name, p)
 	}
+}
+
+// arenaStreams bounds the Arena pages following the match lists at once.
+var arenaStreams atomic.Int64
+
+const maxArenaStreams = 1024
+
+// arenaEvents streams a game's match lists to its Arena page: `live` (the
+// API's live matches) and `finished` (the newest finished ones), each sent
+// first and then whenever it changes, so matches appear and finish on the
+// page as they do. The pages that show the same lists share a feed
+// (feeds.go).
+func (s *Site) arenaEvents(w http.ResponseWriter, r *http.Request) {
+	if lookupGame(r.PathValue("game")) == nil {
+		s.fail(w, r, http.StatusNotFound, "There is no such game.")
+		return
+	}
+	q := "/api/v1/matches?game=" + url.QueryEscape(r.PathValue("game"))
+	if b := r.URL.Query().Get("bot"); b != "" {
+		id, err := strconv.ParseInt(b, 10, 64)
+		if err != nil || id <= 0 {
+			s.fail(w, r, http.StatusBadRequest, "bot: a bot's number")
+			return
+		}
+		q += "&bot=" + strconv.FormatInt(id, 10)
+	}
+	if s.apiHandler() == nil {
+		s.fail(w, r, http.StatusServiceUnavailable, "the platform's API is not running here")
+		return
+	}
+	if arenaStreams.Add(1) > maxArenaStreams {
+		arenaStreams.Add(-1)
+		s.fail(w, r, http.StatusServiceUnavailable, "too many Arena pages are open; try again later")
+		return
+	}
+	defer arenaStreams.Add(-1)
+	w, flusher, done, ok := s.eventStream(w, r)
+	if !ok {
+		return
+	}
+	defer done()
+	changed, lists, leave := s.follow(q)
+	defer leave()
+	io.WriteString(w, ": following\n\n")
+	flusher.Flush()
+	sent := map[string]string{}
+	ping := time.NewTicker(20 * time.Second)
+	defer ping.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-ping.C:
+			io.WriteString(w, ": ping\n\n")
+		case <-changed:
+			for _, ev := range lists() {
+				if sent[ev[0]] != ev[1] {
+					if ev[0] == "failed" {
+						clear(sent) // the page shows the error in place of the lists
+					} else {
+						delete(sent, "failed")
+					}
+					sent[ev[0]] = ev[1]
+					writeEvent(w, sseEvent{ev[0], []byte(ev[1])})
+				}
+			}
+		}
+		flusher.Flush()
+	}
+}
+
+func mustMarshal(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
 }

@@ -2,18 +2,22 @@ package web
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // fakeAPI serves one match the way the platform's API does: running while
-// its live stream plays the recorded turns, finished with its replay after.
-func fakeAPI(t *testing.T, replayJSON []byte, turns [][]byte) http.Handler {
+// its live stream plays the recorded turns (the first past of them as the
+// turns so far, the rest one by one), finished with its replay after.
+func fakeAPI(t *testing.T, replayJSON []byte, turns [][]byte, past int) http.Handler {
 	var ended atomic.Bool
 	mux := http.NewServeMux()
 	match := func(state string, withReplay bool) map[string]any {
@@ -34,7 +38,8 @@ func fakeAPI(t *testing.T, replayJSON []byte, turns [][]byte) http.Handler {
 	mux.HandleFunc("GET /api/v1/matches/1/live", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprintf(w, "event: match\ndata: {}\n\n")
-		for _, t := range turns {
+		fmt.Fprintf(w, "event: turns\ndata: [%s]\n\n", bytes.Join(turns[:past], []byte(",")))
+		for _, t := range turns[past:] {
 			fmt.Fprintf(w, "event: turn\ndata: %s\n\n", t)
 			w.(http.Flusher).Flush()
 		}
@@ -46,7 +51,8 @@ func fakeAPI(t *testing.T, replayJSON []byte, turns [][]byte) http.Handler {
 }
 
 // A running platform match reaches the viewer turn by turn, with the states
-// rebuilt from its seed and the live turns; then the whole replay.
+// rebuilt from its seed and the live turns; then the whole replay. A view
+// opened late starts from the turns so far.
 func TestPlatformMatchLive(t *testing.T) {
 	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
 	data, err := r.Marshal()
@@ -58,58 +64,86 @@ func TestPlatformMatchLive(t *testing.T) {
 		b, _ := json.Marshal(&r.Turns[i])
 		turns = append(turns, b)
 	}
-	site, err := New(Options{Service: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	site.SetAPI(fakeAPI(t, data, turns))
-	srv := httptest.NewServer(site)
-	defer srv.Close()
-
-	resp, err := http.Get(srv.URL + "/matches/1/events")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	counts := map[string]int{}
-	var lastFrame json.RawMessage
-	var final struct {
-		Frames []json.RawMessage `json:"frames"`
-		Bots   []string          `json:"bots"`
-	}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 8<<20)
-	event := ""
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "event: ") {
-			event = strings.TrimPrefix(line, "event: ")
-			counts[event]++
-			continue
-		}
-		if !strings.HasPrefix(line, "data: ") {
-			continue
-		}
-		payload := []byte(strings.TrimPrefix(line, "data: "))
-		switch {
-		case event == "turn":
-			var d struct{ Frame json.RawMessage }
-			json.Unmarshal(payload, &d)
-			lastFrame = d.Frame
-		case event == "init" && counts["init"] == 2:
-			if err := json.Unmarshal(payload, &final); err != nil {
+	for _, past := range []int{0, 1, 25, len(turns)} {
+		t.Run(fmt.Sprintf("late by %d turns", past), func(t *testing.T) {
+			site, err := New(Options{Service: true})
+			if err != nil {
 				t.Fatal(err)
 			}
-		}
-	}
-	if counts["turn"] != len(r.Turns) || counts["init"] != 2 || counts["end"] != 1 {
-		t.Fatalf("events %v, want %d turns, a live and a final snapshot, one end", counts, len(r.Turns))
-	}
-	if len(final.Frames) != len(r.Turns)+1 || string(final.Frames[len(final.Frames)-1]) != string(lastFrame) {
-		t.Fatal("the live frames and the replay's frames end in different states")
-	}
-	if final.Bots[1] != "@eve/<b>x</b>" {
-		t.Fatalf("bot names %q", final.Bots)
+			site.SetAPI(fakeAPI(t, data, turns, past))
+			srv := httptest.NewServer(site)
+			defer srv.Close()
+
+			resp, err := http.Get(srv.URL + "/matches/1/events")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			counts := map[string]int{}
+			var lastFrame json.RawMessage
+			type snap struct {
+				Frames []json.RawMessage `json:"frames"`
+				Bots   []string          `json:"bots"`
+				Live   bool              `json:"live"`
+				Replay struct {
+					Turns []json.RawMessage `json:"turns"`
+				} `json:"replay"`
+			}
+			var first, final snap
+			sc := bufio.NewScanner(resp.Body)
+			sc.Buffer(nil, 8<<20)
+			event := ""
+			for sc.Scan() {
+				line := sc.Text()
+				if strings.HasPrefix(line, "event: ") {
+					event = strings.TrimPrefix(line, "event: ")
+					counts[event]++
+					continue
+				}
+				if !strings.HasPrefix(line, "data: ") {
+					continue
+				}
+				payload := []byte(strings.TrimPrefix(line, "data: "))
+				switch {
+				case event == "turn":
+					if counts["init"] != 1 {
+						t.Fatal("a turn before the first snapshot")
+					}
+					var d struct{ Frame json.RawMessage }
+					json.Unmarshal(payload, &d)
+					lastFrame = d.Frame
+				case event == "init" && counts["init"] == 1:
+					if err := json.Unmarshal(payload, &first); err != nil {
+						t.Fatal(err)
+					}
+				case event == "init" && counts["init"] == 2:
+					if err := json.Unmarshal(payload, &final); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if counts["turn"] != len(r.Turns)-past || counts["init"] != 2 || counts["end"] != 1 || counts["progress"] != 0 {
+				t.Fatalf("events %v, want %d turns, a live and a final snapshot, one end", counts, len(r.Turns)-past)
+			}
+			if !first.Live || len(first.Frames) != past+1 || len(first.Replay.Turns) != past {
+				t.Fatalf("the first snapshot: live %v, %d frames and %d turns; want %d and %d", first.Live, len(first.Frames), len(first.Replay.Turns), past+1, past)
+			}
+			if counts["turn"] == 0 {
+				lastFrame = first.Frames[past]
+			}
+			if len(final.Frames) != len(r.Turns)+1 {
+				t.Fatalf("the final snapshot has %d frames", len(final.Frames))
+			}
+			if string(final.Frames[len(final.Frames)-1]) != string(lastFrame) {
+				t.Fatal("the live frames and the replay's frames end in different states")
+			}
+			if past > 0 && string(first.Frames[past]) != string(final.Frames[past]) {
+				t.Fatal("the late view's last frame differs from the replay's")
+			}
+			if final.Bots[1] != "@eve/<b>x</b>" {
+				t.Fatalf("bot names %q", final.Bots)
+			}
+		})
 	}
 }
 
@@ -133,5 +167,108 @@ func TestPlatformPagesWithoutService(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("a match page without the API: %d, want 503", resp.StatusCode)
+	}
+}
+
+// The Arena pages that show the same lists share one feed: a change of the
+// API's live list reaches every page, and the feed stops when they leave.
+func TestArenaEventsShareAFeed(t *testing.T) {
+	var mu sync.Mutex
+	liveIDs := "[]"
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/v1/matches", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("game") != "dots-and-boxes" || r.URL.Query().Get("bot") != "3" {
+			t.Errorf("the feed asked %s", r.URL)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if r.URL.Query().Get("state") == "live" {
+			fmt.Fprintf(w, `{"matches":%s}`, liveIDs)
+		} else {
+			fmt.Fprint(w, `{"matches":[{"id":1,"state":"finished"}]}`)
+		}
+	})
+	site, err := New(Options{Service: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	site.SetAPI(mux)
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+
+	type stream struct {
+		resp   *http.Response
+		events chan [2]string
+	}
+	open := func() stream {
+		resp, err := http.Get(srv.URL + "/arena/dots-and-boxes/events?bot=3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+		st := stream{resp, make(chan [2]string, 16)}
+		go func() {
+			sc := bufio.NewScanner(resp.Body)
+			name := ""
+			for sc.Scan() {
+				if n, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+					name = n
+				} else if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+					st.events <- [2]string{name, d}
+				}
+			}
+			close(st.events)
+		}()
+		return st
+	}
+	next := func(st stream, want string) {
+		t.Helper()
+		select {
+		case ev := <-st.events:
+			if ev[0]+" "+ev[1] != want {
+				t.Fatalf("event %s %s, want %s", ev[0], ev[1], want)
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatalf("no event; want %s", want)
+		}
+	}
+	a, b := open(), open()
+	for _, st := range []stream{a, b} {
+		next(st, `live {"matches":[]}`)
+		next(st, `finished {"matches":[{"id":1,"state":"finished"}]}`)
+	}
+	mu.Lock()
+	liveIDs = `[{"id":2,"state":"running"}]`
+	mu.Unlock()
+	for _, st := range []stream{a, b} {
+		next(st, `live {"matches":[{"id":2,"state":"running"}]}`)
+	}
+	site.feeds.mu.Lock()
+	n := len(site.feeds.byKey)
+	site.feeds.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("%d feeds for two pages of the same lists", n)
+	}
+	a.resp.Body.Close()
+	b.resp.Body.Close()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		site.feeds.mu.Lock()
+		n = len(site.feeds.byKey)
+		site.feeds.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the feed outlives its pages")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	resp, _ := http.Get(srv.URL + "/arena/dots-and-boxes/events?bot=x")
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("bot=x: %d", resp.StatusCode)
 	}
 }

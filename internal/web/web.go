@@ -56,8 +56,9 @@ type Site struct {
 	local    *session
 	log      *slog.Logger
 
-	mu  sync.Mutex
-	api http.Handler // the platform's API, when the server runs
+	mu    sync.Mutex
+	api   http.Handler // the platform's API, when the server runs
+	feeds feeds        // the Arena pages' match lists (feeds.go)
 }
 
 // New makes the site.
@@ -119,6 +120,7 @@ func (s *Site) routes() {
 	}
 	s.mux.HandleFunc("GET /leaderboard/{game}", s.platformPage("leaderboard", "leaderboard", "Leaderboard"))
 	s.mux.HandleFunc("GET /arena/{game}", s.platformPage("arena", "arena", "Arena"))
+	s.mux.HandleFunc("GET /arena/{game}/events", s.arenaEvents)
 	s.mux.HandleFunc("GET /bots/new", s.platformPage("newbot", "new", "New bot"))
 	s.mux.HandleFunc("GET /bots/{id}", s.platformPage("bot", "", "Bot"))
 	s.mux.HandleFunc("GET /players/{handle}", s.platformPage("player", "", "Player"))
@@ -484,16 +486,11 @@ func (s *Site) sessionEvents(w http.ResponseWriter, r *http.Request) {
 	if sess == nil {
 		return
 	}
-	if _, ok := w.(http.Flusher); !ok {
-		s.fail(w, r, http.StatusInternalServerError, "streaming is not supported here")
+	w, flusher, done, ok := s.eventStream(w, r)
+	if !ok {
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Accel-Buffering", "no")
-	w, done := compress(w, r)
 	defer done()
-	flusher := w.(http.Flusher)
 	snap, ch := sess.subscribe()
 	writeEvent(w, snap)
 	flusher.Flush()
@@ -523,6 +520,20 @@ func (s *Site) sessionEvents(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+}
+
+// eventStream starts a server-sent event answer: the headers, and a writer
+// that compresses when the browser allows it; done ends it.
+func (s *Site) eventStream(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, http.Flusher, func(), bool) {
+	if _, ok := w.(http.Flusher); !ok {
+		s.fail(w, r, http.StatusInternalServerError, "streaming is not supported here")
+		return nil, nil, nil, false
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w, done := compress(w, r)
+	return w, w.(http.Flusher), done, true
 }
 
 func writeEvent(w io.Writer, ev sseEvent) {

@@ -161,7 +161,7 @@ func postForm(t *testing.T, c *http.Client, srv *httptest.Server, path string, f
 func TestMovesBelongToTheirPlayer(t *testing.T) {
 	srv := newTestSite(t, Options{})
 	me := client(t)
-	resp := postForm(t, me, srv, "/play/dots-and-boxes", url.Values{"mode": {"play"}, "opponent": {"greedy"}, "seat": {"0"}})
+	resp := postForm(t, me, srv, "/play/dots-and-boxes", url.Values{"mode": {"play"}, "opponent": {"greedy"}, "seat": {"0"}, "seed": {"1"}})
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("starting a game: %d", resp.StatusCode)
 	}
@@ -178,7 +178,7 @@ func TestMovesBelongToTheirPlayer(t *testing.T) {
 		resp.Body.Close()
 		return resp.StatusCode
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // the house bot answers in milliseconds
 	for {
 		resp, _ := me.Get(srv.URL + loc + "/view.json")
 		var snap struct{ Prompt int }
@@ -286,10 +286,11 @@ func TestReplaysSurviveARestart(t *testing.T) {
 	dir := t.TempDir()
 	srv := newTestSite(t, Options{ReplayDir: dir})
 	c := client(t)
-	resp := postForm(t, c, srv, "/play/dots-and-boxes", url.Values{"mode": {"watch"}, "bot0": {"greedy"}, "bot1": {"random"}})
+	resp := postForm(t, c, srv, "/play/dots-and-boxes", url.Values{"mode": {"watch"}, "bot0": {"greedy"}, "bot1": {"random"}, "seed": {"3"}})
 	loc := resp.Header.Get("Location")
 	id := strings.TrimPrefix(loc, "/s/")
-	deadline := time.Now().Add(30 * time.Second)
+	// A watched game plays a turn every 250 ms: 15 s for its 60 turns.
+	deadline := time.Now().Add(150 * time.Second)
 	for {
 		if _, err := os.Stat(dir + "/" + id + ".json"); err == nil {
 			break

@@ -106,7 +106,7 @@ const (
 	opcodeI64Add       = 0x7c
 	opcodeRefFunc      = 0xd2
 	blockTypeEmpty     = 0x40
-	log2BulkBytesUnit  = 5 // BulkBytesPerUnit == 1 << 5
+	log2BulkBytesUnit  = 3 // BulkBytesPerUnit == 1 << 3
 )
 
 // maxMeteredCode bounds the instrumented code section, which is what
@@ -114,9 +114,9 @@ const (
 // the compiler's input many times the limit on the code section.
 const maxMeteredCode = 4 * MaxCodeSection
 
-// checkEvery bounds the units that can run between two checks of the tank:
-// a bot can never run more than this many instructions past an empty tank.
-const checkEvery = 1000
+// checkEvery bounds the units that can be charged, on any path, between two
+// checks of the tank; every check asks for that much in reserve (Reserve).
+const checkEvery = Reserve
 
 // frame is an open block, loop or if, for the placement of checks.
 type frame struct {
@@ -172,6 +172,7 @@ type bodyRewriter struct {
 	locals  uint64
 	fuel    uint32 // the local holding the counter (i64)
 	tmp     uint32 // the scratch local of bulk memory charges (i32)
+	cost    uint32 // the price of a bulk operation, charged at run time (i64)
 	stack   uint32 // this call's level of the stack estimate (i32)
 	calls   bool   // the function calls another
 	head    []byte // scratch for the function's start
@@ -241,7 +242,7 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 		overLimit(r, "the number of locals of all functions together (parameters included)", m.allLocals, MaxAllLocals)
 	}
 	localsEnd := r.pos
-	b.fuel, b.tmp, b.stack = uint32(b.locals), uint32(b.locals+1), uint32(b.locals+2)
+	b.fuel, b.tmp, b.stack, b.cost = uint32(b.locals), uint32(b.locals+1), uint32(b.locals+2), uint32(b.locals+3)
 	b.code, b.seg = b.code[:0], b.seg[:0]
 	b.raw, b.count, b.check, b.depth = r.pos, 0, entryCheck, 1
 	// The entry pays for zeroing the declared locals.
@@ -263,25 +264,26 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 		b.code = append(b.head, b.code[entry:]...)
 		b.head = b.code[:0:0]
 	}
-	// Three more locals: (local $fuel i64) (local $tmp i32) (local $stack i32).
+	// Four more locals: (local $fuel i64) (local $tmp i32) (local $stack i32)
+	// (local $cost i64).
 	groupBytes := body[lebLen(body):localsEnd]
-	c = appendU32(c, uint32(lebSize(uint64(groups+3))+len(groupBytes)+6+len(b.code)))
-	c = appendU32(c, uint32(groups+3))
+	c = appendU32(c, uint32(lebSize(uint64(groups+4))+len(groupBytes)+8+len(b.code)))
+	c = appendU32(c, uint32(groups+4))
 	c = append(c, groupBytes...)
-	c = append(c, 1, typeI64, 1, typeI32, 1, typeI32)
+	c = append(c, 1, typeI64, 1, typeI32, 1, typeI32, 1, typeI64)
 	return append(c, b.code...)
 }
 
 // checkBody is the body of the function every check calls when the counter
-// is below zero (type (i64) -> i64): it stores the counter in the global,
-// asks the host for the next slice (or to be stopped), and returns the
-// new counter, also stored in the global. Keeping this out of line keeps
-// the check at every segment small.
+// is below Reserve (type (i64 counter, i64 charge) -> i64): it stores the
+// counter in the global, asks the host for the next slice (or to be
+// stopped), and returns the new counter, also stored in the global. Keeping
+// this out of line keeps the check at every segment small.
 func (m *rewriter) checkBody() []byte {
 	c := []byte{0} // no locals
 	c = append(c, opcodeLocalGet, 0, opcodeGlobalSet)
 	c = appendU32(c, m.globals)
-	c = append(c, opcodeLocalGet, 0, opcodeCall)
+	c = append(c, opcodeLocalGet, 0, opcodeLocalGet, 1, opcodeCall)
 	c = appendU32(c, m.funcImports)
 	c = append(c, opcodeLocalTee, 0, opcodeGlobalSet)
 	c = appendU32(c, m.globals)
@@ -293,11 +295,22 @@ func (m *rewriter) checkBody() []byte {
 // function of the input, in the index space shifted by the new import.
 func (m *rewriter) checkFunc() uint32 { return uint32(len(m.funcs)) + 1 }
 
-// appendCheck appends: if fuel < 0 { fuel = check(fuel) }, the fuel's
-// value being on the stack already.
-func (b *bodyRewriter) appendCheck(c []byte) []byte {
-	c = append(c, opcodeI64Const, 0, opcodeI64LtS, opcodeIf, blockTypeEmpty, opcodeLocalGet)
+// appendCheck appends: if fuel < Reserve { fuel = check(fuel, charge) },
+// the fuel's value (after the charge) being on the stack already. charge is
+// what was just taken: on a tank that cannot pay, the host gives it back,
+// since the code it paid for does not run.
+func (b *bodyRewriter) appendCheck(c []byte, charge int64) []byte {
+	c = append(c, opcodeI64Const)
+	c = appendS64(c, Reserve)
+	c = append(c, opcodeI64LtS, opcodeIf, blockTypeEmpty, opcodeLocalGet)
 	c = appendU32(c, b.fuel)
+	if charge >= 0 {
+		c = append(c, opcodeI64Const)
+		c = appendS64(c, charge)
+	} else { // charged at run time: the amount is in the local cost
+		c = append(c, opcodeLocalGet)
+		c = appendU32(c, b.cost)
+	}
 	c = append(c, opcodeCall)
 	c = appendU32(c, b.m.checkFunc())
 	c = append(c, opcodeLocalSet)
@@ -416,8 +429,8 @@ func (b *bodyRewriter) instructions() {
 			b.count++
 			b.memoryIndex()
 			if op == 0x40 { // memory.grow: per page asked for
-				b.count += GrowPrice - 1
-				b.chargeCount(start, MaxMemoryPages, PagePrice, 0)
+				b.count--
+				b.chargeCount(start, GrowPrice, MaxMemoryPages, PagePrice, 0)
 			}
 		case opI32Const:
 			b.count++
@@ -649,41 +662,42 @@ func (b *bodyRewriter) flush(end int) {
 // A segment is charged before it runs. It is checked too (one compare and a
 // branch not taken) at function entry and loop headers, before it returns
 // or calls the host (so an answer written by the host, and every caller,
-// goes on from a tank that covered everything so far), and wherever
-// otherwise more than checkEvery units could have been charged since the
-// last check on some path. So a turn can run at most checkEvery
-// instructions past an empty tank, and never a host call or a bulk
-// operation (chargeCount checks before those). Checking every segment
-// would make wazero's compile time of a Go bot twice as long.
+// goes on from a checked tank), and wherever otherwise more than checkEvery
+// units could have been charged since the last check on some path. Every
+// check asks the tank for its segment and Reserve (= checkEvery) more, the
+// most the code up to the next check can charge, so the code between two
+// checks never runs on fuel the tank does not have, and a bot the tank
+// cannot carry that far is stopped at the check, having paid for exactly
+// the code that ran. Checking every segment would make wazero's compile
+// time of a Go bot twice as long.
 func (b *bodyRewriter) endSegment() {
 	b.flush(b.r.pos)
 	c := b.code
 	acc := b.acc + b.count
-	if b.count > 0 || b.check != noCheck {
-		if b.check != noCheck || b.must || acc > checkEvery {
-			c = append(c, opcodeLocalGet)
-			c = appendU32(c, b.fuel)
-			if b.count > 0 {
-				// fuel -= count
-				c = append(c, opcodeI64Const)
-				c = appendS64(c, b.count)
-				c = append(c, opcodeI64Sub, opcodeLocalTee)
-				c = appendU32(c, b.fuel)
-			}
-			c = b.appendCheck(c)
-			if b.check == loopCheck {
-				c = b.syncOut(c) // global = fuel, so a trap leaves it nearly exact
-			}
-			acc = 0
-		} else {
+	switch {
+	case b.check != noCheck || (b.must && acc > 0) || acc > checkEvery:
+		c = append(c, opcodeLocalGet)
+		c = appendU32(c, b.fuel)
+		if b.count > 0 {
 			// fuel -= count
-			c = append(c, opcodeLocalGet)
-			c = appendU32(c, b.fuel)
 			c = append(c, opcodeI64Const)
 			c = appendS64(c, b.count)
-			c = append(c, opcodeI64Sub, opcodeLocalSet)
+			c = append(c, opcodeI64Sub, opcodeLocalTee)
 			c = appendU32(c, b.fuel)
 		}
+		c = b.appendCheck(c, b.count)
+		if b.check == loopCheck {
+			c = b.syncOut(c) // global = fuel, so a trap leaves it nearly exact
+		}
+		acc = 0
+	case b.count > 0:
+		// fuel -= count
+		c = append(c, opcodeLocalGet)
+		c = appendU32(c, b.fuel)
+		c = append(c, opcodeI64Const)
+		c = appendS64(c, b.count)
+		c = append(c, opcodeI64Sub, opcodeLocalSet)
+		c = appendU32(c, b.fuel)
 	}
 	if b.checked {
 		acc = 0
@@ -761,13 +775,13 @@ func (b *bodyRewriter) misc(start int) {
 		r.u32()
 	case sub == 15, sub == 17: // table.grow, table.fill
 		r.u32()
-		b.count += TablePrice - 1
-		b.chargeCount(start, MaxTableElements, TableElementPrice, 0)
+		b.count--
+		b.chargeCount(start, TablePrice, MaxTableElements, TableElementPrice, 0)
 	case sub == 12, sub == 14: // table.init, table.copy
 		r.u32()
 		r.u32()
-		b.count += TablePrice - 1
-		b.chargeCount(start, MaxTableElements, TableElementPrice, 0)
+		b.count--
+		b.chargeCount(start, TablePrice, MaxTableElements, TableElementPrice, 0)
 	default:
 		r.fail("unknown opcode 0xfc %d", sub)
 	}
@@ -776,30 +790,31 @@ func (b *bodyRewriter) misc(start int) {
 // chargeBulk charges the length operand of the bulk memory instruction at
 // start: one unit per BulkBytesPerUnit bytes.
 func (b *bodyRewriter) chargeBulk(start int) {
-	b.count += BulkPrice - 1
-	b.chargeCount(start, MemoryCap, 1, log2BulkBytesUnit)
+	b.count--
+	b.chargeCount(start, BulkPrice, MemoryCap, 1, log2BulkBytesUnit)
 }
 
-// chargeCount charges, at run time, the i32 on top of the stack before the
-// instruction at start, as an unsigned count: min(n, clamp) * price >> shift,
-// then checks the tank, so the instruction runs only when it is paid for.
-// The clamp is the most that can succeed (a larger request fails or traps
-// without doing the work), so a bogus size cannot cost more than a real one.
+// chargeCount charges, at run time, the operation at start, whose count is
+// the i32 on top of the stack, as an unsigned count: base + min(n, clamp) *
+// price >> shift, then checks the tank, so the operation runs only when it
+// is paid for and leaves the reserve. The clamp is the most that can succeed
+// (a larger request fails or traps without doing the work), so a bogus size
+// cannot cost more than a real one. The segment ends after the operation:
+// what follows is charged after it, so a bot stopped here has paid for
+// exactly the code that ran.
 //
 //	local.tee tmp
-//	local.get fuel
 //	(select (local.get tmp) (i32.const clamp) (i32.lt_u (local.get tmp) (i32.const clamp)))
 //	i64.extend_i32_u; i64.const price; i64.mul; i64.const shift; i64.shr_u
-//	i64.sub; local.tee fuel; check
-func (b *bodyRewriter) chargeCount(start int, clamp, price int64, shift byte) {
+//	i64.const base; i64.add; local.set cost
+//	local.get fuel; local.get cost; i64.sub; local.tee fuel; check
+func (b *bodyRewriter) chargeCount(start int, base, clamp, price int64, shift byte) {
 	if b.r.err != nil {
 		return
 	}
 	b.flush(start)
 	s := append(b.seg, opcodeLocalTee)
 	s = appendU32(s, b.tmp)
-	s = append(s, opcodeLocalGet)
-	s = appendU32(s, b.fuel)
 	s = append(s, opcodeLocalGet)
 	s = appendU32(s, b.tmp)
 	s = append(s, opcodeI32Const)
@@ -817,10 +832,19 @@ func (b *bodyRewriter) chargeCount(start int, clamp, price int64, shift byte) {
 	if shift != 0 {
 		s = append(s, opcodeI64Const, shift, opcodeI64ShrU)
 	}
+	s = append(s, opcodeI64Const)
+	s = appendS64(s, base)
+	s = append(s, opcodeI64Add, opcodeLocalSet)
+	s = appendU32(s, b.cost)
+	s = append(s, opcodeLocalGet)
+	s = appendU32(s, b.fuel)
+	s = append(s, opcodeLocalGet)
+	s = appendU32(s, b.cost)
 	s = append(s, opcodeI64Sub, opcodeLocalTee)
 	s = appendU32(s, b.fuel)
-	b.seg = b.appendCheck(s)
+	b.seg = b.appendCheck(s, -1)
 	b.checked = true
+	b.endSegment()
 }
 
 // simd decodes the immediates of the 0xfd prefix; every SIMD instruction

@@ -40,34 +40,36 @@ func TestLoopFuelIsExact(t *testing.T) {
 			if got, want := tk.used(mod), 2+5*int64(tc.n); got != want {
 				t.Errorf("used %d fuel, want %d", got, want)
 			}
-			// The counter is checked at every loop header, so it never
-			// runs more than one iteration into debt before a refill.
-			if min := (2 + 5*int64(tc.n)) / tc.slice; int64(tk.refills) < min {
+			// The counter is checked at every loop header, so a refill
+			// comes at most one iteration (5 units) after the slice ran out.
+			if min := (2 + 5*int64(tc.n)) / (tc.slice + 5); int64(tk.refills) < min {
 				t.Errorf("%d refills, want at least %d", tk.refills, min)
 			}
 		})
 	}
 }
 
-// An endless loop is stopped by the host as soon as a check finds a debt the
-// tank cannot cover: never more than one segment past the tank.
+// An endless loop is stopped at the first loop header whose check finds less
+// than the iteration and Reserve: it has spent exactly the iterations that
+// ran, never more than the tank.
 func TestEndlessLoopStopsAtTheTank(t *testing.T) {
 	// loop; br 0; end: one unit per iteration.
 	wasm := botModule([]uint32{tVoid}, body(nil, loop_, br(0), end_, end_))
-	for _, capacity := range []int64{0, 1, 999, 1000, 2_000_000} {
+	for _, capacity := range []int64{0, 1, 999, 1000, 1001, 2_000_000} {
 		tk := &tank{slice: 1000, left: capacity}
 		mod, err := run(t, wasm, tk, wazero.NewModuleConfig())
 		if !errors.Is(err, errOutOfFuel) {
 			t.Fatalf("tank %d: err = %v, want out of fuel", capacity, err)
 		}
-		if got, want := tk.used(mod), capacity+1; got != want {
+		if got, want := tk.used(mod), max(capacity-Reserve, 0); got != want {
 			t.Errorf("tank %d: stopped after %d fuel, want %d", capacity, got, want)
 		}
 	}
 }
 
 // The tank of the protocol: a bot that needs 19.8M of a 20M tank finishes,
-// one that needs 20.1M is stopped.
+// one that needs 20.1M is stopped; so is one that would leave less than
+// Reserve, at the loop header that would go below it.
 func TestTwentyMillionBoundary(t *testing.T) {
 	for _, tc := range []struct {
 		n       int32 // iterations of countdown: 2 + 5n fuel
@@ -75,12 +77,16 @@ func TestTwentyMillionBoundary(t *testing.T) {
 	}{
 		{19_800_000 / 5, false},
 		{20_100_000 / 5, true},
-		{(20_000_000 - 2) / 5, false}, // exactly the whole tank
+		{(20_000_000 - Reserve - 2) / 5, false}, // leaves exactly Reserve
+		{(20_000_000-Reserve-2)/5 + 1, true},
 	} {
 		tk := &tank{slice: 1_000_000, left: 20_000_000}
-		_, err := run(t, countdown(tc.n), tk, wazero.NewModuleConfig())
+		mod, err := run(t, countdown(tc.n), tk, wazero.NewModuleConfig())
 		if stopped := errors.Is(err, errOutOfFuel); stopped != tc.stopped || (err != nil && !stopped) {
 			t.Errorf("needs %d fuel: err = %v, want stopped %v", 2+5*int64(tc.n), err, tc.stopped)
+		}
+		if used := tk.used(mod); used > 20_000_000 {
+			t.Errorf("needs %d fuel: used %d, more than the tank", 2+5*int64(tc.n), used)
 		}
 	}
 }
@@ -133,7 +139,7 @@ func TestHostCallSeesExactCharge(t *testing.T) {
 	}
 }
 
-// Bulk memory instructions cost BulkPrice, plus one unit per whole 32 bytes
+// Bulk memory instructions cost BulkPrice, plus one unit per whole 8 bytes
 // of the length they get at run time.
 func TestBulkMemoryCharge(t *testing.T) {
 	for _, tc := range []struct {
@@ -142,11 +148,11 @@ func TestBulkMemoryCharge(t *testing.T) {
 		extra int64
 	}{
 		{"fill 0", cat(i32c(0), i32c(1), i32c(0), memoryFill), 0},
-		{"fill 31", cat(i32c(0), i32c(1), i32c(31), memoryFill), 0},
-		{"fill 32", cat(i32c(0), i32c(1), i32c(32), memoryFill), 1},
-		{"fill 1000", cat(i32c(0), i32c(1), i32c(1000), memoryFill), 31},
-		{"copy 65536", cat(i32c(0), i32c(0), i32c(65536), memoryCopy), 2048},
-		{"copy 130", cat(i32c(100), i32c(0), i32c(130), memoryCopy), 4},
+		{"fill 7", cat(i32c(0), i32c(1), i32c(7), memoryFill), 0},
+		{"fill 8", cat(i32c(0), i32c(1), i32c(8), memoryFill), 1},
+		{"fill 1000", cat(i32c(0), i32c(1), i32c(1000), memoryFill), 125},
+		{"copy 65536", cat(i32c(0), i32c(0), i32c(65536), memoryCopy), 8192},
+		{"copy 130", cat(i32c(100), i32c(0), i32c(130), memoryCopy), 16},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The local is there to check the scratch local is added after it.
@@ -180,7 +186,7 @@ func TestMemoryInitCharge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := tk.used(mod), int64(3+BulkPrice+200/32); got != want {
+	if got, want := tk.used(mod), int64(3+BulkPrice+200/BulkBytesPerUnit); got != want {
 		t.Errorf("used %d, want %d", got, want)
 	}
 }

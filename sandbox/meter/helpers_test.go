@@ -126,9 +126,10 @@ func botModule(funcTypes []uint32, bodies ...[]byte) []byte {
 }
 
 // tank is the test host's side of the fuel counter: it hands out fuel in
-// slices, like the runtime does, and stops the instance when it is empty.
+// slices, like the runtime does, and stops the instance at a check that
+// finds less than the charge it was called with and Reserve more.
 type tank struct {
-	slice   int64 // fuel handed out per refill
+	slice   int64 // fuel the guest may run between refills
 	left    int64 // fuel in the tank not yet handed out
 	handed  int64 // fuel handed out so far
 	refills int
@@ -137,21 +138,20 @@ type tank struct {
 
 var errOutOfFuel = errors.New("out of fuel")
 
-func (t *tank) refill(counter int64) int64 {
+// refill answers a check: counter is the guest's counter after charging
+// charge.
+func (t *tank) refill(mod api.Module, counter, charge int64) int64 {
 	t.refills++
-	if counter+t.left < 0 {
-		panic(errOutOfFuel) // like the sandbox: a debt the tank cannot cover
+	live := counter + t.left
+	if live < Reserve {
+		// The charged code does not run: give its charge back.
+		mod.ExportedGlobal(GlobalExport).(api.MutableGlobal).Set(uint64(counter + charge))
+		panic(errOutOfFuel)
 	}
-	for counter < 0 {
-		if t.left <= 0 {
-			panic(errOutOfFuel)
-		}
-		give := min(t.slice, t.left)
-		t.left -= give
-		t.handed += give
-		counter += give
-	}
-	return counter
+	s := min(live, t.slice+Reserve)
+	t.handed += s - counter
+	t.left = live - s
+	return s
 }
 
 // used is the fuel the instance has spent: handed out minus what its counter
@@ -207,7 +207,9 @@ func runPlain(t testing.TB, wasm []byte, tk *tank, cfg wazero.ModuleConfig) (api
 // (which answers the fuel used so far).
 func hostModules(ctx context.Context, t testing.TB, rt wazero.Runtime, tk *tank) {
 	_, err := rt.NewHostModuleBuilder(ImportModule).NewFunctionBuilder().
-		WithFunc(func(_ context.Context, counter int64) int64 { return tk.refill(counter) }).
+		WithFunc(func(_ context.Context, mod api.Module, counter, charge int64) int64 {
+			return tk.refill(mod, counter, charge)
+		}).
 		Export(ImportName).Instantiate(ctx)
 	if err != nil {
 		t.Fatal(err)

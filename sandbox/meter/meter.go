@@ -1,24 +1,30 @@
 // Package meter checks a bot's WebAssembly module and rewrites it to count its
-// own fuel, following cost model 1 of the bot protocol (docs/fuel.md).
+// own fuel, following the cost model of the bot protocol (docs/fuel.md).
 //
-// The rewritten module exports a mutable i64 global, GlobalExport, starting
-// at 0, that counts down: every straight-line run of code subtracts its
-// instruction count when it starts. At every function entry and loop header
-// the module checks the counter and, when it is below zero, calls the
-// imported host function ImportModule.ImportName with it; the host answers
-// with the new counter (the next slice of the tank) or stops the instance by
-// panicking. So the first function entry calls refill at once, and the fuel
-// spent is always "fuel handed out minus the counter".
+// The rewritten module exports a mutable i64 global, GlobalExport, that
+// counts down: every straight-line run of code subtracts its instruction
+// count when it starts. At function entries, loop headers, returns, host
+// calls, bulk operations and wherever else more than Reserve units could
+// have been charged since the last check, the module checks that the
+// counter still holds Reserve after the charge; when it does not, it calls
+// the imported host function ImportModule.ImportName with the counter and
+// the charge just made. The host answers with the new counter (the next
+// slice of the tank) or stops the instance by panicking. The counter starts
+// below zero by the cost of instantiation, so the first function entry
+// calls refill at once, and the fuel spent is always "fuel handed out minus
+// the counter".
 //
 // What the host can rely on:
+//   - Between two checks at most Reserve units are charged, on any path. So
+//     a host that answers every check with at least Reserve in the tank
+//     (and returns from every host call with that much) never sees the tank
+//     overdrawn, and one that stops the bot at a check, after giving back
+//     the charge it was called with, has charged exactly the code that ran.
 //   - During any host call (refill, arena.fuel_left, every WASI function) the
 //     global is exact: everything before the call, the call included, is
-//     charged, nothing after it. refill's argument equals the global.
+//     charged, nothing after it. refill's first argument equals the global.
 //   - A host function may write the global; the module reads it back after
 //     every call.
-//   - The counter can be below zero during a host call other than refill:
-//     code charged since the last check. A host that must stop a bot at an
-//     exact boundary (the answer's newline) checks the counter there too.
 //   - Between host calls the module keeps the counter in a local of the
 //     running function and stores it to the global at every loop header, so
 //     after a trap the global lags by at most the code run since the last
@@ -37,15 +43,21 @@ import (
 
 // CostModel is the version of the cost model; bump it on any change to what is
 // charged, since fuel figures of different versions do not compare.
-// Version 2 charges every operation by its size, before it runs, and checks
-// the tank at every straight-line segment (docs/fuel.md).
-const CostModel = 2
+// Version 3 stops a bot at the check whose code and reserve the tank cannot
+// pay, having charged exactly the code that ran, prices bulk memory at 8 +
+// 1 per 8 bytes and iovecs at 32 (docs/fuel.md).
+const CostModel = 3
 
 const (
 	ImportModule = "arena_meter" // the module name of the host function the pass imports
-	ImportName   = "refill"      // type (param i64) (result i64)
+	ImportName   = "refill"      // type (param i64 i64) (result i64): the counter and the charge just made
 	GlobalExport = "arena_fuel"  // the exported mutable i64 global: the fuel counter
 )
+
+// Reserve is what every check asks the tank to hold after the charge of the
+// code it starts: the most that can be charged, on any path, before the next
+// check. A bot whose tank cannot carry it that far is stopped at the check.
+const Reserve = 1000
 
 // The imports a bot module may have, per the bot protocol.
 const (
@@ -54,7 +66,7 @@ const (
 	fuelLeft    = "fuel_left"
 )
 
-// The prices of cost model 2 (docs/fuel.md has the table and the
+// The prices of cost model 3 (docs/fuel.md has the table and the
 // measurements behind them, from BenchmarkCalibrate in package sandbox).
 // Every plain instruction costs 1; block structure is free. Work whose size
 // is an operand is charged before it runs, in proportion to the size,
@@ -62,8 +74,8 @@ const (
 // also pay for that call.
 const (
 	// memory.copy, memory.fill, memory.init: BulkPrice + length/BulkBytesPerUnit.
-	BulkPrice        = 48
-	BulkBytesPerUnit = 32
+	BulkPrice        = 8
+	BulkBytesPerUnit = 8
 	// memory.grow: GrowPrice + PagePrice per 64 KiB page asked for. The
 	// host work of a page is the kernel's zeroing of it when first touched.
 	GrowPrice = 256
@@ -83,7 +95,7 @@ const (
 const (
 	HostCallPrice         = 256 // every WASI or arena call
 	HostBytesPerUnit      = 64  // plus 1 per this many bytes it reads or writes
-	HostIovecPrice        = 4   // plus this per iovec of fd_read and fd_write
+	HostIovecPrice        = 32  // plus this per iovec of fd_read and fd_write: the host's writer is called once per iovec
 	HostSubscriptionPrice = 64  // plus this per subscription of poll_oneoff
 	RandomBytesPerUnit    = 4   // random_get: 1 per this many bytes instead
 )

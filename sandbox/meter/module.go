@@ -74,7 +74,7 @@ type rewriter struct {
 	doneType, doneImport, doneGlobal, doneExport bool
 	lastOrder                                    int
 
-	refillType uint32 // type index of (i64) -> (i64), appended to the type section
+	refillType uint32 // type index of (i64 i64) -> (i64), appended to the type section
 
 	doneFunction, doneCode bool
 	doneNames              bool   // a name section was seen
@@ -270,7 +270,7 @@ func (m *rewriter) typeSection(r *reader) {
 	m.refillType = uint32(len(m.types))
 	c := appendU32(nil, uint32(len(m.types)+1))
 	c = append(c, r.b[lebLen(r.b):r.pos]...)
-	c = append(c, 0x60, 1, typeI64, 1, typeI64)
+	c = append(c, 0x60, 2, typeI64, typeI64, 1, typeI64)
 	m.emit(secType, c)
 }
 

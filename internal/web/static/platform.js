@@ -30,7 +30,7 @@
   function botLink(id, name) { return h('a', { href: '/bots/' + encodeURIComponent(String(id)), text: String(name) }); }
   function when(t) { if (!t) return ''; var d = new Date(t); return isNaN(d) ? '' : d.toLocaleString(); }
   function matchItem(m) {
-    var li = h('li');
+    var li = h('li', { 'data-id': String(Number(m.id)) });
     li.appendChild(h('a', { href: '/matches/' + encodeURIComponent(String(m.id)), text: 'Match ' + m.id }));
     if (m.state === 'running' || m.state === 'queued') li.appendChild(h('span', { cls: 'pill live', text: m.state }));
     else if (m.state !== 'finished') li.appendChild(h('span', { cls: 'pill', text: String(m.state) }));
@@ -45,11 +45,17 @@
     li.appendChild(h('span', { cls: 'when', text: (m.turns ? m.turns + ' turns · ' : '') + when(m.finished || m.created) }));
     return li;
   }
-  function fillMatches(list, ms, append) {
+  function fillMatches(list, ms, append, empty) {
     if (!append) clear(list);
     ms.forEach(function (m) { list.appendChild(matchItem(m)); });
-    if (!list.firstChild) list.appendChild(h('li', { text: 'None yet.' }));
+    if (!list.firstChild) list.appendChild(h('li', { cls: 'empty', text: empty || 'None yet.' }));
   }
+  // gameName is a game's name as the site's header spells it.
+  function gameName(id) {
+    var a = document.querySelector('nav.games a[href="/rules/' + String(id).replace(/[^a-z0-9-]/g, '') + '"]');
+    return a ? a.textContent : String(id);
+  }
+  function size(n) { return n >= 1 << 20 ? (n / (1 << 20)).toFixed(1) + ' MiB' : Math.max(1, Math.round(n / 1024)) + ' KiB'; }
   function fail(el, err) { clear(el); el.appendChild(h('span', { cls: 'err-msg', text: String(err.message || err) })); }
 
   var root = document.querySelector('.page[data-page]');
@@ -77,16 +83,31 @@
     var live = document.getElementById('live'), fin = document.getElementById('finished'), sel = document.getElementById('filter-bot');
     var moreBtn = document.getElementById('more'), before = '', bots = [];
     var q = function () { return '/api/v1/matches?game=' + encodeURIComponent(game) + (sel.value ? '&bot=' + encodeURIComponent(sel.value) : ''); };
-    var loadLive = function () { api('GET', q() + '&state=live&limit=20').then(function (d) { fillMatches(live, d.matches || []); }, function (e) { fail(live, e); }); };
-    var loadFin = function (append) {
-      api('GET', q() + '&state=finished&limit=25' + (append && before ? '&before=' + encodeURIComponent(before) : '')).then(function (d) {
-        fillMatches(fin, d.matches || [], append); before = d.next || ''; moreBtn.hidden = !before;
+    var paged = false, es = null;
+    var loadFin = function () {
+      api('GET', q() + '&state=finished&limit=25' + (before ? '&before=' + encodeURIComponent(before) : '')).then(function (d) {
+        fillMatches(fin, d.matches || [], true); before = d.next || ''; moreBtn.hidden = !before; paged = true;
       }, function (e) { fail(fin, e); });
     };
-    sel.addEventListener('change', function () { before = ''; loadLive(); loadFin(false); });
-    moreBtn.addEventListener('click', function () { loadFin(true); });
-    loadLive(); loadFin(false);
-    setInterval(function () { if (!document.hidden) { loadLive(); } }, 3000);
+    // The lists follow the server's stream: live matches appear and finish
+    // as they do. Once "More" has added older matches, new finished ones
+    // go on top instead of replacing the list.
+    var follow = function () {
+      if (es) es.close();
+      es = new EventSource('/arena/' + encodeURIComponent(game) + '/events' + (sel.value ? '?bot=' + encodeURIComponent(sel.value) : ''));
+      es.addEventListener('live', function (e) { fillMatches(live, JSON.parse(e.data).matches || [], false, 'No match is being played right now.'); });
+      es.addEventListener('finished', function (e) {
+        var d = JSON.parse(e.data);
+        if (!paged) { fillMatches(fin, d.matches || []); before = d.next || ''; moreBtn.hidden = !before; return; }
+        (d.matches || []).slice().reverse().forEach(function (m) {
+          if (!fin.querySelector('li[data-id="' + String(Number(m.id)) + '"]')) fin.insertBefore(matchItem(m), fin.firstChild);
+        });
+      });
+      es.addEventListener('failed', function (e) { fail(live, new Error(JSON.parse(e.data).error)); });
+    };
+    sel.addEventListener('change', function () { before = ''; paged = false; follow(); });
+    moreBtn.addEventListener('click', function () { loadFin(); });
+    follow();
     // Bots for the filter and the challenge: the leaderboard's.
     api('GET', '/api/v1/games/' + encodeURIComponent(game) + '/leaderboard?limit=200').then(function (d) {
       bots = d.rows || [];
@@ -134,7 +155,7 @@
       var mine = document.getElementById('mybots'), list = document.getElementById('mybots-list');
       var showMine = function (bots) {
         clear(list); mine.hidden = !bots.length;
-        bots.forEach(function (b) { list.appendChild(h('li', null, [botLink(b.id, b.name), h('span', { cls: 'pill', text: String(b.game) }), h('span', { text: 'rating ' + b.rating + ', ' + b.matches + ' matches' }), b.retired ? h('span', { cls: 'pill', text: 'retired' }) : null])); });
+        bots.forEach(function (b) { list.appendChild(h('li', null, [botLink(b.id, b.name), h('span', { cls: 'pill', text: gameName(b.game) }), h('span', { text: 'rating ' + b.rating + ', ' + b.matches + ' matches' }), b.retired ? h('span', { cls: 'pill', text: 'retired' }) : null])); });
       };
       showMine(m.bots || []);
       var poll = function (botID, versionID, tries) {
@@ -193,12 +214,14 @@
       document.getElementById('b-title').textContent = String(b.name);
       var sub = document.getElementById('b-sub'); clear(sub);
       sub.appendChild(document.createTextNode('by ')); sub.appendChild(handleLink(b.player));
-      sub.appendChild(document.createTextNode(' · ' + b.game + ' · rating ' + b.rating + ' · ' + b.matches + ' matches' + (b.retired ? ' · retired' : '')));
+      sub.appendChild(document.createTextNode(' · '));
+      sub.appendChild(h('a', { href: '/leaderboard/' + encodeURIComponent(String(b.game)), text: gameName(b.game) }));
+      sub.appendChild(document.createTextNode(' · rating ' + b.rating + ' · ' + b.matches + (b.matches === 1 ? ' match' : ' matches') + (b.retired ? ' · retired' : '')));
       var tb = document.getElementById('b-versions');
       (b.versions || []).slice().reverse().forEach(function (v) {
         var msg = v.message ? h('div', { cls: 'hint', text: String(v.message) }) : null;
-        tb.appendChild(h('tr', null, [h('td', { text: String(v.number) + (v.id === b.active_version ? ' (plays)' : '') }), h('td', null, [versionState(v), msg]),
-          h('td', { text: Math.round(v.size / 1024) + ' KiB' }), h('td', null, [h('code', { text: String(v.sha256 || '').slice(0, 12) })]),
+        tb.appendChild(h('tr', null, [h('td', { text: String(v.number) }), h('td', null, [versionState(v), msg]),
+          h('td', { cls: 'nowrap', text: size(v.size) }), h('td', { cls: 'nowrap' }, [h('code', { text: String(v.sha256 || '').slice(0, 12), title: String(v.sha256 || '') })]),
           h('td', { text: when(v.created) }), h('td', null, [v.smoke_match ? h('a', { href: '/matches/' + v.smoke_match, text: 'match ' + v.smoke_match }) : null])]));
       });
       me().then(function (m) {
@@ -221,7 +244,7 @@
       ['ok', 'illegal', 'malformed', 'fuel', 'timeout', 'crash', 'retired', 'ignored'].forEach(function (k) {
         t.appendChild(h('tr', null, [h('th', { scope: 'row' }, [h('span', { cls: 'st st-' + k, text: k })]), h('td', { text: String(counts[k] || 0) + (total ? ' (' + Math.round(100 * (counts[k] || 0) / total) + '%)' : '') })]));
       });
-      t.appendChild(h('tr', null, [h('th', { scope: 'row', text: 'matches' }), h('td', { text: String(ms.length) + ' most recent' })]));
+      t.appendChild(h('caption', { text: ms.length ? 'Every answer in its ' + ms.length + ' most recent ' + (ms.length === 1 ? 'match' : 'matches') + '.' : 'No matches yet.' }));
     });
   }
 
@@ -247,7 +270,7 @@
       document.getElementById('acc-handle').textContent = String(m.handle);
       document.getElementById('acc-page').href = '/players/' + encodeURIComponent(String(m.handle).replace(/^@/, ''));
       var list = document.getElementById('acc-bots'); clear(list);
-      (m.bots || []).forEach(function (b) { list.appendChild(h('li', null, [botLink(b.id, b.name), h('span', { cls: 'pill', text: String(b.game) }), h('span', { text: 'rating ' + b.rating + ', ' + b.matches + ' matches' })])); });
+      (m.bots || []).forEach(function (b) { list.appendChild(h('li', null, [botLink(b.id, b.name), h('span', { cls: 'pill', text: gameName(b.game) }), h('span', { text: 'rating ' + b.rating + ', ' + b.matches + ' matches' })])); });
       if (!list.firstChild) list.appendChild(h('li', null, ['No bots yet: ', h('a', { href: '/bots/new', text: 'upload one' }), '.']));
       document.getElementById('logout').onclick = function () { api('DELETE', '/api/v1/sessions', undefined, m.csrf).then(function () { location.href = '/account'; }, function (e) { alert(e.message); }); };
       document.getElementById('new-token').onclick = function () {

@@ -26,7 +26,10 @@
   function seatName(i) {
     if (i === V.human) return V.mine ? 'You' : 'Human player';
     var b = V.bots[i];
-    return b == null ? 'seat ' + i : String(b);
+    if (b == null) return 'seat ' + i;
+    // Two seats of one bot (Grid Royale's harvesters) are told apart by seat.
+    var same = V.bots.filter(function (o) { return String(o) === String(b); }).length;
+    return same > 1 ? String(b) + ' (seat ' + i + ')' : String(b);
   }
   function seatOf(turn, seat) {
     if (!turn || !turn.seats) return null;
@@ -130,7 +133,7 @@
       ol.scrollTop = ol.scrollHeight;
     }
     if (V.done && V.index === V.frames.length - 1) {
-      var res = document.createElement('p'); res.textContent = resultText(); info.insertBefore(res, info.firstChild);
+      var res = document.createElement('p'); res.textContent = resultText(true); info.insertBefore(res, info.firstChild);
     }
   }
   // answerText shows an answer line as recorded: text, or base64 for bytes
@@ -154,11 +157,19 @@
     });
   }
   function isOver() { return V.done && V.index === V.frames.length - 1; }
-  function resultText() {
+  // resultText says who won; full adds every other seat's score when
+  // there are more than two (the header keeps to the winner).
+  function resultText(full) {
     var r = V.result || {};
     if (!r.placement || !r.scores) return V.failed ? 'The match stopped: ' + V.failed : 'The match is over.';
-    var best = r.placement[0], tie = r.scores.length > 1 && gameID === 'lines-and-boxes' && r.scores[0] === r.scores[1];
-    return tie ? 'The game is a tie, ' + r.scores.join(' to ') + '.' : seatName(best) + (best === V.human && V.mine ? ' win' : ' wins') + ', ' + r.scores.join(' to ') + '.';
+    // Scores best first, as the placement ranks the seats.
+    var ranked = r.placement.map(function (seat) { return r.scores[seat]; });
+    var best = r.placement[0], tie = ranked.length > 1 && gameID === 'lines-and-boxes' && ranked[0] === ranked[1];
+    if (tie) return 'The game is a tie, ' + ranked.join(' to ') + '.';
+    var who = seatName(best) + (best === V.human && V.mine ? ' win' : ' wins');
+    if (ranked.length === 2) return who + ', ' + ranked.join(' to ') + '.';
+    if (!full) return who + ' with ' + ranked[0] + '.';
+    return who + ' with ' + ranked[0] + '; then ' + r.placement.slice(1).map(function (seat) { return seatName(seat) + ' ' + r.scores[seat]; }).join(', ') + '.';
   }
 
   // The timeline's failure marks and the per-seat charts.
@@ -298,7 +309,8 @@
     if (V.failed) return 'The match stopped: ' + V.failed;
     if (V.done) return 'Finished after ' + (V.frames.length - 1) + ' turns. ' + resultText();
     if (V.prompt >= 0 && V.mine) return 'Your move.';
-    return V.human >= 0 ? (V.mine ? 'The house bot is thinking…' : 'Live: a person is playing.') : 'Live: the house bots are playing.';
+    if (V.human >= 0) return V.mine ? 'The house bot is thinking…' : 'Live: a person is playing.';
+    return root.getAttribute('data-match') !== '0' ? 'Live: the bots are playing.' : 'Live: the house bots are playing.';
   }
   V.describe = function () { setState(describe()); };
 

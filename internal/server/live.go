@@ -1,0 +1,176 @@
+package server
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/arenabots/arena/internal/jobs"
+)
+
+// The workers publish each turn of a running match on its live subject, and
+// core NATS keeps nothing: someone who opens a match after its first turn
+// would see no board until it ends. So the server listens to every live
+// subject and keeps the turns of the matches running now, bounded, and a
+// live view starts from them (Live).
+const (
+	liveMatchBytes = 4 << 20 // history kept for one match; past it, none
+	liveMatchTurns = 20000   // the site rebuilds at most this many turns
+	liveTotalBytes = 64 << 20
+	liveMatches    = 256 // matches followed at once
+)
+
+type liveHub struct {
+	mu      sync.Mutex
+	matches map[int64]*liveMatch
+	bytes   int    // history kept, all matches
+	clock   uint64 // orders matches by their latest turn, for eviction
+	nextSub int
+}
+
+type liveMatch struct {
+	turns   [][]byte
+	bytes   int
+	last    int  // the latest turn's number
+	dropped bool // history too long or evicted: a late view gets none
+	touched uint64
+	subs    map[int]func([]byte)
+}
+
+func newLiveHub() *liveHub { return &liveHub{matches: map[int64]*liveMatch{}} }
+
+// listen subscribes to every match's live subject.
+func (h *liveHub) listen(nc *nats.Conn) error {
+	all := strings.TrimSuffix(jobs.LiveSubject(0), "0") + "*"
+	_, err := nc.Subscribe(all, func(m *nats.Msg) {
+		id, err := strconv.ParseInt(m.Subject[len(all)-1:], 10, 64)
+		if err == nil {
+			h.turn(id, m.Data)
+		}
+	})
+	return err
+}
+
+// get returns a match's entry, making room for a new one. Holds h.mu.
+func (h *liveHub) get(id int64) *liveMatch {
+	if lm := h.matches[id]; lm != nil {
+		return lm
+	}
+	if len(h.matches) >= liveMatches {
+		// Forget the match idle longest that no one watches (a match whose
+		// end this server did not record, say).
+		var oldest int64
+		var found *liveMatch
+		for mid, lm := range h.matches {
+			if len(lm.subs) == 0 && (found == nil || lm.touched < found.touched) {
+				oldest, found = mid, lm
+			}
+		}
+		if found != nil {
+			h.bytes -= found.bytes
+			delete(h.matches, oldest)
+		}
+	}
+	lm := &liveMatch{subs: map[int]func([]byte){}}
+	h.matches[id] = lm
+	return lm
+}
+
+// turn keeps one published turn and hands it to the match's live views.
+func (h *liveHub) turn(id int64, data []byte) {
+	var t struct {
+		Turn int `json:"turn"`
+	}
+	if json.Unmarshal(data, &t) != nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	lm := h.get(id)
+	h.clock++
+	lm.touched = h.clock
+	if t.Turn <= lm.last {
+		// The match started again (its worker died and another took the
+		// job): the earlier turns are no longer its history.
+		h.drop(lm)
+		lm.dropped = t.Turn != 1
+	}
+	lm.last = t.Turn
+	if !lm.dropped {
+		lm.turns = append(lm.turns, data)
+		lm.bytes += len(data)
+		h.bytes += len(data)
+		if lm.bytes > liveMatchBytes || len(lm.turns) > liveMatchTurns || t.Turn != len(lm.turns) {
+			h.drop(lm)
+			lm.dropped = true
+		}
+	}
+	for h.bytes > liveTotalBytes {
+		h.evict()
+	}
+	for _, fn := range lm.subs {
+		fn(data)
+	}
+}
+
+// drop forgets a match's history. Holds h.mu.
+func (h *liveHub) drop(lm *liveMatch) {
+	h.bytes -= lm.bytes
+	lm.turns, lm.bytes = nil, 0
+}
+
+// evict drops the history of the match idle longest. Holds h.mu.
+func (h *liveHub) evict() {
+	var found *liveMatch
+	for _, lm := range h.matches {
+		if lm.bytes > 0 && (found == nil || lm.touched < found.touched) {
+			found = lm
+		}
+	}
+	if found == nil {
+		h.bytes = 0
+		return
+	}
+	h.drop(found)
+	found.dropped = true
+}
+
+// subscribe returns the turns so far (nil if they were not all kept) and
+// calls fn with each later one until stop.
+func (h *liveHub) subscribe(id int64, fn func([]byte)) (past [][]byte, stop func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	lm := h.get(id)
+	if !lm.dropped {
+		past = append([][]byte(nil), lm.turns...)
+	}
+	h.nextSub++
+	n := h.nextSub
+	lm.subs[n] = fn
+	return past, func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		delete(lm.subs, n)
+		if h.matches[id] == lm && len(lm.subs) == 0 && lm.last == 0 {
+			delete(h.matches, id) // a view of a match that never started
+		}
+	}
+}
+
+// end forgets a match that ended (its views stay until they stop).
+func (h *liveHub) end(id int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	lm := h.matches[id]
+	if lm == nil {
+		return
+	}
+	h.drop(lm)
+	lm.dropped = true
+	if len(lm.subs) == 0 {
+		delete(h.matches, id)
+	}
+}

@@ -1,0 +1,69 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func turnJSON(n int) []byte { return []byte(fmt.Sprintf(`{"turn":%d,"seats":[]}`, n)) }
+
+// A live view gets the turns so far, then each later one, with none lost or
+// repeated between the two; a match that starts again (its worker died)
+// starts its history again; a view of a match whose start this server missed
+// gets no history rather than a wrong one; history is bounded.
+func TestLiveHub(t *testing.T) {
+	h := newLiveHub()
+	for i := 1; i <= 3; i++ {
+		h.turn(7, turnJSON(i))
+	}
+	var got []string
+	past, stop := h.subscribe(7, func(b []byte) { got = append(got, string(b)) })
+	if len(past) != 3 || string(past[2]) != string(turnJSON(3)) {
+		t.Fatalf("past %q", past)
+	}
+	h.turn(7, turnJSON(4))
+	h.turn(8, turnJSON(1)) // another match
+	if len(got) != 1 || got[0] != string(turnJSON(4)) {
+		t.Fatalf("live turns %q", got)
+	}
+	stop()
+	h.turn(7, turnJSON(5))
+	if len(got) != 1 {
+		t.Fatal("a stopped view still gets turns")
+	}
+
+	h.turn(7, turnJSON(1)) // the match runs again from the start
+	if past, stop := h.subscribe(7, func([]byte) {}); len(past) != 1 {
+		t.Fatalf("after a restart: %d turns", len(past))
+	} else {
+		stop()
+	}
+
+	h.turn(9, turnJSON(12)) // this server joined mid-match
+	h.turn(9, turnJSON(13))
+	if past, stop := h.subscribe(9, func([]byte) {}); past != nil {
+		t.Fatalf("a match seen from turn 12 has a history of %d turns", len(past))
+	} else {
+		stop()
+	}
+
+	h.end(7)
+	if _, ok := h.matches[7]; ok {
+		t.Fatal("an ended match is still kept")
+	}
+
+	big := []byte(`{"turn":1,"pad":"` + strings.Repeat("x", liveMatchBytes) + `"}`)
+	h.turn(10, big)
+	if past, stop := h.subscribe(10, func([]byte) {}); past != nil || h.bytes > liveTotalBytes {
+		t.Fatalf("a history over the bound: %d turns, %d bytes kept", len(past), h.bytes)
+	} else {
+		stop()
+	}
+	for id := int64(100); id < 100+2*liveMatches; id++ {
+		h.turn(id, turnJSON(1))
+	}
+	if len(h.matches) > liveMatches {
+		t.Fatalf("%d matches kept, at most %d", len(h.matches), liveMatches)
+	}
+}
