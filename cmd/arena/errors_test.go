@@ -88,6 +88,7 @@ func TestMistakes(t *testing.T) {
 		{"tournament param out of range", args([]string{"tournament", "--game", "lines-and-boxes", "--param", "rows=2", "--bot", "builtin:greedy", "--bot", "builtin:random"}), 2, "rows and cols must be 3 to 8"},
 		{"not a replay", []string{"replay", "verify", "errors_test.go"}, 1, "not a replay"},
 		{"new: unknown language", []string{"new", "--lang", "cobol", "--game", "dots-and-boxes", "x"}, 2, "--lang"},
+		{"new: unknown kit", []string{"new", "--lang", "c", "--game", "dots-and-boxes", "--kit", "search", "x"}, 2, `no c kit for "dots-and-boxes-search"`},
 		{"new: folder not empty", []string{"new", "--lang", "c", "--game", "dots-and-boxes", "."}, 1, "not empty"},
 		{"check: unknown game", []string{"check", "--game", "chess", "x.wasm"}, 2, `unknown game "chess"`},
 		{"check: missing file", []string{"check", "--game", "dots-and-boxes", "missing.wasm"}, 2, "missing.wasm: no such file"},
@@ -321,5 +322,22 @@ func TestTournamentOutputs(t *testing.T) {
 	data, _ := os.ReadFile(results)
 	if code != 2 || !strings.Contains(errOut, `no house bot "nobody"`) || len(data) != 0 {
 		t.Fatalf("a bad last entry: exit %d, %d bytes of results: %s", code, len(data), errOut)
+	}
+}
+
+// TestNewSearchKit: --kit picks a larger kit beside the game's starter.
+func TestNewSearchKit(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mybot")
+	out, errOut, code := arenaIn(t, ".", "new", "--lang", "go", "--game", "dots-and-boxes", "--kit", "search", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "dots-and-boxes-search kit") {
+		t.Errorf("output %q does not name the kit", out)
+	}
+	for _, name := range []string{"main.go", "search.go", "README.md"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("the search kit lacks %s: %v", name, err)
+		}
 	}
 }

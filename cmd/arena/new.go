@@ -12,6 +12,7 @@ import (
 type newCmd struct {
 	Lang string `required:"" enum:"go,c,rust" help:"The kit's language: go, c or rust."`
 	Game string `required:"" help:"Game id (see 'arena games')."`
+	Kit  string `help:"A kit other than the starter: 'search' (Go, dots-and-boxes) is the house's search engine within the standard fuel."`
 	Dir  string `arg:"" help:"The folder to write: new, or empty."`
 }
 
@@ -19,17 +20,22 @@ func (c *newCmd) Run() error {
 	if _, err := lookupGame(c.Game); err != nil {
 		return err
 	}
-	files, err := examples.Files(c.Lang, c.Game)
+	// A larger kit sits beside the game's starter, named GAME-KIT.
+	kit := c.Game
+	if c.Kit != "" {
+		kit += "-" + c.Kit
+	}
+	files, err := examples.Files(c.Lang, kit)
 	if err != nil {
 		return usageError{err}
 	}
-	if err := examples.Write(c.Lang, c.Game, c.Dir); err != nil {
+	if err := examples.Write(c.Lang, kit, c.Dir); err != nil {
 		if errors.Is(err, examples.ErrNotEmpty) {
 			return hinted{err, "give a new folder's name, or empty this one; nothing was written"}
 		}
 		return err
 	}
-	fmt.Printf("wrote the %s %s kit to %s\n", c.Lang, c.Game, c.Dir)
+	fmt.Printf("wrote the %s %s kit to %s\n", c.Lang, kit, c.Dir)
 	if build := firstBlock(files["README.md"]); build != "" {
 		fmt.Printf("\nbuild it:\n\n  cd %s\n%s\nthen: arena check --game %s %s\n", c.Dir, indent(build), c.Game, filepath.Join(c.Dir, "bot.wasm"))
 	}
