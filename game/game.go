@@ -105,6 +105,9 @@ type FuelPolicy struct {
 	PerTurn int64 // added when an observation is delivered
 	Cap     int64 // the tank never holds more
 	PerGame int64 // when non-zero: one tank for the whole game, never refilled
+	// PerAnswer, with PerGame: the most one answer may spend of the game's
+	// tank, so that every answer fits the wall-clock backstop.
+	PerAnswer int64
 }
 
 // DefaultFuel is the protocol's per-turn allowance (docs/fuel.md).

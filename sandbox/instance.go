@@ -38,6 +38,10 @@ type Tank struct {
 	Left    int64 // fuel in the tank
 	PerTurn int64 // added when an observation is delivered
 	Cap     int64 // the tank is cut to Cap after adding
+	// Answer, when non-zero, is the most one answer may spend; the rest of
+	// Left waits for later answers. A chess clock needs it: its whole tank
+	// spent in one answer would not fit the backstop (docs/fuel.md).
+	Answer int64
 
 	mu    sync.Mutex
 	owner *Instance
@@ -195,7 +199,8 @@ type Instance struct {
 	startup     int64             // fuel spent before the first stdin read
 	dry         bool              // ran out of fuel
 	outstanding bool              // an observation was delivered and awaits its answer
-	delivered   int64             // the tank when the outstanding observation was delivered
+	delivered   int64             // the fuel the outstanding answer may spend, at its delivery
+	held        int64             // the tank beyond delivered, held back for later answers (Tank.Answer)
 	pending     []byte            // the rest of the observation line being read
 	line        []byte            // the answer line being written
 	overflow    bool              // the line being written is over MaxLine
@@ -429,7 +434,7 @@ func (in *Instance) resume() {
 func (in *Instance) startTurn(observe func(left int64) []byte) {
 	left, owned := in.tank.left(in)
 	if in.started {
-		left = max(in.live(), 0)
+		left = max(in.live(), 0) + in.held
 	}
 	if !owned {
 		panic(errStopped) // a newer instance has the tank: this one is being stopped
@@ -440,17 +445,22 @@ func (in *Instance) startTurn(observe func(left int64) []byte) {
 	in.started = true // what was left of the start-up allowance is gone
 	left = min(satAdd(left, in.tank.PerTurn), in.tank.Cap)
 	in.tank.set(in, left)
-	in.slice(left)
-	in.delivered = left
+	answer := left
+	if a := in.tank.Answer; a > 0 {
+		answer = min(answer, a)
+	}
+	in.held = left - answer
+	in.slice(answer)
+	in.delivered = answer
 	in.outstanding = true
-	in.pending = append(observe(in.delivered), '\n')
+	in.pending = append(observe(left), '\n')
 }
 
 // finish answers the outstanding observation.
 func (in *Instance) finish(r protocol.Reply) {
 	in.outstanding = false
 	r.Fuel = in.delivered - max(in.live(), 0)
-	in.tank.set(in, max(in.live(), 0))
+	in.tank.set(in, max(in.live(), 0)+in.held)
 	select {
 	case in.answers <- r:
 	default: // cannot happen: one answer per delivery
@@ -480,7 +490,7 @@ func (in *Instance) end(err error) {
 	}
 	left := max(in.live(), 0)
 	if in.started {
-		in.tank.set(in, left)
+		in.tank.set(in, left+in.held)
 	}
 	if in.outstanding {
 		in.outstanding = false
@@ -495,8 +505,9 @@ func firstLine(s string) string {
 }
 
 // Ask delivers one observation and waits for the answer line. observe makes
-// the observation line (without its newline) given the fuel available for
-// this answer; it is called on the guest goroutine when the bot reads stdin.
+// the observation line (without its newline) given the fuel in the tank (of
+// which the answer may spend at most Tank.Answer, when set); it is called on
+// the guest goroutine when the bot reads stdin.
 // The reply's Status is OK, Fuel, Timeout, Crash or Malformed.
 func (in *Instance) Ask(ctx context.Context, observe func(left int64) []byte) protocol.Reply {
 	select {
@@ -763,7 +774,9 @@ func instantiateHost(ctx context.Context, wz wazero.Runtime) (api.Module, error)
 			in.bind(mod)
 			in.charge(meter.HostCallPrice)
 			in.resume()
-			stack[0] = uint64(in.live())
+			// The tank, as the observation shows it: with a per-answer
+			// bound, the part held back for later answers counts too.
+			stack[0] = uint64(in.live() + in.held)
 		}), nil, i64).
 		Export(hostFuelLeft).
 		Instantiate(ctx)

@@ -27,7 +27,8 @@ var buildMu sync.Mutex
 
 // BuildFor is this binary's build for a game: the sandbox's cost model and a
 // fingerprint of the game's rules, the sha256 of the replay of a fixed match
-// between the game's first house bot in every seat. Games have no rules
+// between the game's first house bot in every seat, and of the game's fuel
+// policy. Games have no rules
 // version number of their own; any change to the rules (or to that house
 // bot) changes the replay and so the fingerprint, and a worker built from
 // different rules then refuses the game's jobs.
@@ -67,6 +68,9 @@ func fingerprint(game string) (jobs.Build, error) {
 	if err != nil {
 		return jobs.Build{}, err
 	}
+	// The fuel policy is part of the rules for wasm bots, and a house bot's
+	// replay does not show it.
+	data = fmt.Appendf(data, "\nfuel %+v", g.Info().Fuel)
 	sum := sha256.Sum256(data)
 	return jobs.Build{CostModel: meter.CostModel, Rules: hex.EncodeToString(sum[:8])}, nil
 }

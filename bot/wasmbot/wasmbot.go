@@ -7,7 +7,9 @@
 // tank is cut to Cap. A game with a chess clock (PerGame, Lines and Boxes)
 // gets one tank of PerGame for the whole match instead: it is never refilled
 // and survives restarts, so a bot that runs it dry plays only defaults after
-// that, and every observation says {"left":L,"per_turn":0,"cap":PerGame}.
+// that, and every observation says
+// {"left":L,"per_turn":0,"cap":PerGame,"per_answer":PerAnswer}: one answer
+// may spend at most PerAnswer of it, so that it fits the backstop.
 package wasmbot
 
 import (
@@ -80,7 +82,7 @@ func starter(rt *sandbox.Runtime, mod *sandbox.Module, m bot.Match, log *bot.Log
 	policy := fuelPolicy(m.Game)
 	var shared *sandbox.Tank
 	if policy.PerGame > 0 {
-		shared = &sandbox.Tank{Left: policy.PerGame, Cap: policy.PerGame}
+		shared = &sandbox.Tank{Left: policy.PerGame, Cap: policy.PerGame, Answer: policy.PerAnswer}
 	}
 	instances := 0
 	return func(ctx context.Context) (bot.Process, error) {
@@ -103,21 +105,26 @@ type process struct{ in *sandbox.Instance }
 
 func (p process) Ask(ctx context.Context, req bot.Request) bot.Reply {
 	tank := p.in.Tank()
-	perTurn, limit := tank.PerTurn, tank.Cap
+	perTurn, limit, answer := tank.PerTurn, tank.Cap, tank.Answer
 	return p.in.Ask(ctx, func(left int64) []byte {
-		return game.AddField(req.Observation, "fuel", fuelField(left, perTurn, limit))
+		return game.AddField(req.Observation, "fuel", fuelField(left, perTurn, limit, answer))
 	})
 }
 
 func (p process) Stop() { p.in.Stop() }
 
-// fuelField is the value of the "fuel" field added to every observation.
-func fuelField(left, perTurn, limit int64) []byte {
+// fuelField is the value of the "fuel" field added to every observation;
+// "per_answer" only where an answer may spend less than the tank.
+func fuelField(left, perTurn, limit, answer int64) []byte {
 	b := []byte(`{"left":`)
 	b = strconv.AppendInt(b, left, 10)
 	b = append(b, `,"per_turn":`...)
 	b = strconv.AppendInt(b, perTurn, 10)
 	b = append(b, `,"cap":`...)
 	b = strconv.AppendInt(b, limit, 10)
+	if answer > 0 {
+		b = append(b, `,"per_answer":`...)
+		b = strconv.AppendInt(b, answer, 10)
+	}
 	return append(b, '}')
 }

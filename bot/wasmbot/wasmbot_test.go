@@ -176,6 +176,33 @@ func TestPerGameTank(t *testing.T) {
 	}
 }
 
+// A chess clock with a per-answer bound: an answer that would spend more is
+// `fuel` having spent only the bound, and the rest of the clock stays for the
+// next instance, whose observation and fuel_left show the whole tank.
+func TestPerAnswerBound(t *testing.T) {
+	const tank, bound = 30_000_000, 10_000_000
+	b := open(t, probePath(t, ""), policyGame{game.FuelPolicy{PerGame: tank, PerAnswer: bound}}, 1)
+	rs := act(b, `{"cmd":"spend","n":12000000}`, `{"cmd":"spend","n":5000000}`, `{"cmd":"echo"}`)
+	got := []game.Status{rs[0].Status, rs[1].Status, rs[2].Status}
+	if want := []game.Status{game.Fuel, game.OK, game.OK}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("statuses %v, want %v", got, want)
+	}
+	if rs[0].Fuel > bound || rs[0].Fuel < bound-2_000 {
+		t.Errorf("the dry answer spent %d, want the bound %d (less at most the check's reserve)", rs[0].Fuel, bound)
+	}
+	var a answer
+	if err := json.Unmarshal(rs[1].Line, &a); err != nil {
+		t.Fatalf("%+v: %v", rs[1], err)
+	}
+	if a.Left != tank-rs[0].Fuel || a.Cap != tank {
+		t.Errorf("second observation's fuel %+v, want left %d, cap %d", a, tank-rs[0].Fuel, tank)
+	}
+	// fuel_left, read after spending 5,000,000, counts the held-back part.
+	if spent := a.Left - a.FuelLeft; spent < 5_000_000 || spent > 5_100_000 {
+		t.Errorf("left %d, fuel_left %d after spending 5,000,000", a.Left, a.FuelLeft)
+	}
+}
+
 func TestIdentity(t *testing.T) {
 	path := probePath(t, "")
 	b := open(t, path, nil, 1)

@@ -31,9 +31,10 @@ type gameListing struct {
 
 // fuelListing is a game's fuel policy for wasm bots (docs/fuel.md).
 type fuelListing struct {
-	PerTurn int64 `json:"per_turn"`
-	Cap     int64 `json:"cap"`
-	PerGame int64 `json:"per_game,omitempty"`
+	PerTurn   int64 `json:"per_turn"`
+	Cap       int64 `json:"cap"`
+	PerGame   int64 `json:"per_game,omitempty"`
+	PerAnswer int64 `json:"per_answer,omitempty"`
 }
 
 type paramListing struct {
@@ -51,7 +52,7 @@ func (c gamesCmd) Run() error {
 		if fp == (game.FuelPolicy{}) {
 			fp = game.DefaultFuel
 		}
-		l.Fuel = fuelListing{fp.PerTurn, fp.Cap, fp.PerGame}
+		l.Fuel = fuelListing{fp.PerTurn, fp.Cap, fp.PerGame, fp.PerAnswer}
 		for _, lang := range examples.Languages() {
 			if slices.Contains(examples.Games(lang), info.ID) {
 				l.Kits = append(l.Kits, lang)

@@ -17,6 +17,11 @@ import (
 // spirit of the contest's 60 seconds, a fraction of a second of real compute.
 const FuelPerGame = 1_000_000_000
 
+// FuelPerAnswer is the most one answer may spend of that clock: the
+// start-up allowance, which the cost model prices to run in well under half
+// of the wall-clock backstop, where the whole clock would not (docs/fuel.md).
+const FuelPerAnswer = 100_000_000
+
 // Box owners besides the seats.
 const (
 	Open   = -1 // not closed yet
@@ -38,7 +43,7 @@ func (Game) Info() game.Info {
 			{Name: "board", Default: "", Doc: `pre-drawn lines, e.g. "A2-A3,A2-B2"`},
 			{Name: "predrawn", Default: "0", Doc: "random pre-drawn lines to add from the seed, fewer than the unit edges left; -1 draws the number too"},
 		},
-		Fuel:   game.FuelPolicy{PerGame: FuelPerGame},
+		Fuel:   game.FuelPolicy{PerGame: FuelPerGame, PerAnswer: FuelPerAnswer},
 		Ties:   true,
 		Varied: game.Params{"rows": "0", "cols": "0", "predrawn": "-1"},
 	}

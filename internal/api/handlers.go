@@ -266,7 +266,7 @@ func gameJSON(g game.Game) GameJSON {
 		fuel = game.DefaultFuel
 	}
 	out := GameJSON{ID: info.ID, Name: info.Name, Players: info.Players, Ties: info.Ties, Params: []ParamJSON{}, HouseBots: []HouseBotJSON{},
-		FuelJSON: map[string]int64{"per_turn": fuel.PerTurn, "cap": fuel.Cap, "per_game": fuel.PerGame},
+		FuelJSON: map[string]int64{"per_turn": fuel.PerTurn, "cap": fuel.Cap, "per_game": fuel.PerGame, "per_answer": fuel.PerAnswer},
 		Rules:    "docs/games/" + info.ID + ".md"}
 	for _, p := range info.Params {
 		out.Params = append(out.Params, ParamJSON{Name: p.Name, Default: p.Default, Doc: p.Doc})
