@@ -623,20 +623,13 @@ func TestRedTeam2StartFunctionLeak(t *testing.T) {
 	}
 }
 
-// NEW, not fixed: Runtime.Compile holds the Runtime's one lock for the
-// whole compile, the child process included (up to 10 s of CPU, 100 s of
-// wall clock), and a module already compiled is looked up under the same
-// lock. So while a stranger's slow module compiles, every match that opens
-// a bot (wasmbot.Open calls Compile, a cache hit) waits for it, and
-// distinct slow modules (one byte apart each, which the refusal cache does
-// not recognise) can keep every match of a server waiting. Proposed fix
-// (runtime.go): look the caches up under r.mu and release it; serialize
-// only the compiling itself, under a second lock, checking the caches again
-// once it is held.
+// Fixed: Runtime.Compile used to hold the Runtime's one lock for the whole
+// compile, the child process included (up to 10 s of CPU), and a module
+// already compiled was looked up under the same lock: while a stranger's
+// slow module compiled, every match that opened a bot waited for it. The
+// caches are now looked up under r.mu alone, and only compiling itself is
+// serialised, under r.compileMu.
 func TestRedTeam2CompileDoesNotBlockCacheHits(t *testing.T) {
-	if !*RedTeamHoles {
-		t.Skip("new hole, not fixed: a cache hit in Compile waits for any compile in progress (see the comment)")
-	}
 	cached := Echo{}.Module()
 	compileBytes(t, cached)
 	// Empty ifs are quadratic in wazero's compiler (docs/sandbox.md); a
@@ -647,8 +640,8 @@ func TestRedTeam2CompileDoesNotBlockCacheHits(t *testing.T) {
 		_, err := testRT.Compile(context.Background(), slow)
 		done <- err
 	}()
-	for testRT.mu.TryLock() { // until the slow compile holds the Runtime
-		testRT.mu.Unlock()
+	for testRT.compileMu.TryLock() { // until the slow compile holds the compiler
+		testRT.compileMu.Unlock()
 		time.Sleep(time.Millisecond)
 	}
 	start := time.Now()

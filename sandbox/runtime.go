@@ -71,7 +71,9 @@ type Runtime struct {
 	wasi  api.Module // to check a bot's imports against what is provided
 	host  api.Module
 
-	mu       sync.Mutex
+	compileMu sync.Mutex // held for a whole compile: one at a time
+
+	mu       sync.Mutex         // guards the fields below, never held for a compile
 	compiled map[string]*Module // by sha256 of the original bytes
 	refused  *refusalCache      // the latest refusals, by the same key
 	memBytes int64              // metered bytes of the modules in compiled
@@ -204,26 +206,59 @@ func (r *Runtime) Compile(ctx context.Context, wasm []byte) (_ *Module, err erro
 		}
 	}()
 	key := hashing.SHA256Hex(wasm)
-	// One lock for the whole compile: wazero recommends compiling a module in
-	// one goroutine, and compiles are rare (once per bot per process).
+	if m, found, err := r.lookup(key); found {
+		return m, err
+	}
+	// One compile at a time: wazero recommends compiling a module in one
+	// goroutine, and a compile can take the child's whole CPU limit. The
+	// caches stay open meanwhile (r.mu is not held), so a bot compiled
+	// before never waits behind a stranger's slow compile.
+	r.compileMu.Lock()
+	defer r.compileMu.Unlock()
+	if m, found, err := r.lookup(key); found { // compiled while this one waited
+		return m, err
+	}
+	m, err := r.compile(ctx, key, wasm)
+	if err == nil {
+		trimCache(r.cacheRoot, r.cacheBytes, time.Now())
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err != nil {
+		// A refusal is remembered too: a module that runs the compiler's
+		// child out of its CPU time costs 10 s of CPU every time it is
+		// offered, and a stranger can offer it again and again.
+		if IsRefused(err) {
+			r.refused.put(key, err)
+		}
+		return nil, err
+	}
+	r.clock++
+	m.used = r.clock
+	r.compiled[key] = m
+	r.memBytes += int64(len(m.metered))
+	r.evict(ctx, m)
+	return m, nil
+}
+
+// lookup finds key among the compiled modules or the refusals.
+func (r *Runtime) lookup(key string) (m *Module, found bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.clock++
 	if m, ok := r.compiled[key]; ok {
 		m.used = r.clock
-		return m, nil
+		return m, true, nil
 	}
-	// A refusal is remembered too: a module that runs the compiler's child
-	// out of its CPU time costs 10 s of CPU, under this lock, every time
-	// it is offered, and a stranger can offer it again and again.
 	if e, ok := r.refused.get(key); ok {
-		return nil, e
+		return nil, true, e
 	}
-	defer func() {
-		if IsRefused(err) {
-			r.refused.put(key, err)
-		}
-	}()
+	return nil, false, nil
+}
+
+// compile meters and compiles a module that is in neither cache. The caller
+// holds r.compileMu.
+func (r *Runtime) compile(ctx context.Context, key string, wasm []byte) (*Module, error) {
 	metered, err := r.instrument(key, wasm)
 	if err != nil {
 		return nil, err
@@ -244,12 +279,7 @@ func (r *Runtime) Compile(ctx context.Context, wasm []byte) (_ *Module, err erro
 		cm.Close(ctx)
 		return nil, err
 	}
-	m := &Module{SHA256: key, compiled: cm, metered: metered, used: r.clock}
-	r.compiled[key] = m
-	r.memBytes += int64(len(metered))
-	r.evict(ctx, m)
-	trimCache(r.cacheRoot, r.cacheBytes, time.Now())
-	return m, nil
+	return &Module{SHA256: key, compiled: cm, metered: metered}, nil
 }
 
 // evict takes the least recently used modules other than keep out of the
