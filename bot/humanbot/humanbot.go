@@ -98,8 +98,14 @@ func (b *Bot) Act(ctx context.Context, req bot.Request) bot.Reply {
 	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	defer func() {
+		// No answer is taken after this, and none is left over for the
+		// next question (one given as the game was stopped).
 		b.mu.Lock()
 		b.pending = nil
+		select {
+		case <-b.answers:
+		default:
+		}
 		b.mu.Unlock()
 	}()
 	select {
@@ -110,8 +116,17 @@ func (b *Bot) Act(ctx context.Context, req bot.Request) bot.Reply {
 		return bot.Reply{Line: line, Status: game.OK}
 	case <-timer.C:
 		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.pending = nil
+		// An answer given as the time ran out is in the channel: it was
+		// on time, and left there it would answer the next question.
+		select {
+		case line := <-b.answers:
+			b.away = false
+			return bot.Reply{Line: line, Status: game.OK}
+		default:
+		}
 		b.away = true
-		b.mu.Unlock()
 		return bot.Reply{Status: game.Timeout, Detail: fmt.Sprintf("the player did not move within %s", limit)}
 	case <-b.closed:
 		return bot.Reply{Status: game.Timeout, Detail: "the player left the game"}

@@ -3,6 +3,7 @@ package humanbot
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,24 +83,26 @@ func TestAbandonedGameEndsWithDefaults(t *testing.T) {
 }
 
 // After one missed move the person gets AwayLimit per move, and the full
-// limit again once they answer.
+// limit again once they answer. The away limit leaves the test time to
+// answer on a loaded machine; the full limit is four times longer.
 func TestAwayPlayerGetsShortTurns(t *testing.T) {
+	const limit, away = time.Second, 250 * time.Millisecond
 	prompts := make(chan Prompt, 4)
-	b := New(Options{Limit: 300 * time.Millisecond, AwayLimit: time.Millisecond, OnPrompt: func(p Prompt) { prompts <- p }})
+	b := New(Options{Limit: limit, AwayLimit: away, OnPrompt: func(p Prompt) { prompts <- p }})
 	start := time.Now()
 	if r := b.Act(context.Background(), bot.Request{Turn: 0}); r.Status != game.Timeout {
 		t.Fatalf("first missed move: %s", r.Status)
 	}
 	<-prompts
-	if time.Since(start) < 300*time.Millisecond {
+	if time.Since(start) < limit {
 		t.Fatal("the first move did not get the full limit")
 	}
 	start = time.Now()
-	if r := b.Act(context.Background(), bot.Request{Turn: 1}); r.Status != game.Timeout {
-		t.Fatalf("second missed move: %s", r.Status)
+	if r := b.Act(context.Background(), bot.Request{Turn: 1}); r.Status != game.Timeout || !strings.Contains(r.Detail, away.String()) {
+		t.Fatalf("second missed move: %s (%s), want a timeout after the away limit", r.Status, r.Detail)
 	}
 	<-prompts
-	if d := time.Since(start); d >= 300*time.Millisecond {
+	if d := time.Since(start); d >= limit {
 		t.Fatalf("an away player waited %s, want the away limit", d)
 	}
 	done := make(chan bot.Reply)
@@ -108,10 +111,36 @@ func TestAwayPlayerGetsShortTurns(t *testing.T) {
 	if err := b.Answer(2, []byte("{}")); err != nil {
 		t.Fatal(err)
 	}
-	<-done
+	if r := <-done; r.Status != game.OK {
+		t.Fatalf("the answer to turn 2: %s", r.Status)
+	}
 	start = time.Now()
-	b.Act(context.Background(), bot.Request{Turn: 3})
-	if time.Since(start) < 300*time.Millisecond {
+	if r := b.Act(context.Background(), bot.Request{Turn: 3}); r.Status != game.Timeout || !strings.Contains(r.Detail, limit.String()) {
+		t.Fatalf("turn 3: %s (%s), want a timeout after the full limit", r.Status, r.Detail)
+	}
+	if time.Since(start) < limit {
 		t.Fatal("a player who came back did not get the full limit again")
+	}
+}
+
+// An answer given as the time runs out is taken for that question, never
+// left over to answer the next one.
+func TestAnswerAtTheDeadlineIsNotCarriedOver(t *testing.T) {
+	for i := 0; i < 200; i++ {
+		b := New(Options{Limit: time.Millisecond, AwayLimit: time.Millisecond})
+		answered := make(chan error, 1)
+		b.opts.OnPrompt = func(p Prompt) {
+			go func() { answered <- b.Answer(p.Turn, []byte(`{"turn":0}`)) }()
+		}
+		r := b.Act(context.Background(), bot.Request{Turn: 0})
+		err := <-answered
+		if (err == nil) != (r.Status == game.OK) {
+			t.Fatalf("run %d: Answer said %v, Act said %s: an answer taken must be the reply", i, err, r.Status)
+		}
+		b.opts.OnPrompt = nil
+		next := b.Act(context.Background(), bot.Request{Turn: 1})
+		if next.Status == game.OK {
+			t.Fatalf("run %d: turn 1 was answered with %q, a line given for turn 0", i, next.Line)
+		}
 	}
 }
