@@ -177,7 +177,7 @@ func inStartup(m []byte) []byte { return WithSections(m, Sec(8, ULEB(TurnFunc)))
 // it runs on credit and traps.
 func overdraftModule() []byte {
 	e := Echo{TurnLocals: 1, Turn: Cat(
-		Call(extra), i64c(750), []byte{0x7d}, i64c(8), []byte{0x80}, []byte{0xa7}, Set(0), // n = (fuel_left() - 750) / 8
+		Call(extra), I64(750), []byte{0x7d}, I64(8), []byte{0x80}, []byte{0xa7}, Set(0), // n = (fuel_left() - 750) / 8
 		Block, Loop, Get(0), I32Eqz, BrIf(1), Get(0), I32(1), I32Sub, Set(0), Br(0), End, End,
 		Call(TurnFunc+2))}
 	m := withImport(e, "arena", "fuel_left", nil, []byte{i64t})
@@ -321,11 +321,11 @@ var red2Corpus = []red2Case{
 		}, want: "ok ok ok ok", check: lineIs("{E")},
 	{name: "fd_readdir of stdin into 128 KiB, forever",
 		wasm: func() []byte {
-			return withImport(Echo{Turn: Forever(I32(0), I32(0), I32(2<<16), i64c(0), I32(scratch), Call(extra), Drop)}, "wasi_snapshot_preview1", "fd_readdir", []byte{i32t, i32t, i32t, i64t, i32t}, []byte{i32t})
+			return withImport(Echo{Turn: Forever(I32(0), I32(0), I32(2<<16), I64(0), I32(scratch), Call(extra), Drop)}, "wasi_snapshot_preview1", "fd_readdir", []byte{i32t, i32t, i32t, i64t, i32t}, []byte{i32t})
 		}, want: "fuel fuel fuel fuel", fuel: []int64{4_998_812, 4_998_812, 4_998_812, 4_998_812}},
 	{name: "sleep for ever, twice, and read both clocks",
 		wasm: func() []byte {
-			sub := Cat(I32(scratch+8), I32(0), []byte{store8, 0, 0}, I32(scratch+16), I32(1), Store(0), I32(scratch+24), i64c(1<<63-1), []byte{i64Store, 3, 0}, I32(scratch+40), I32(0), Store(0))
+			sub := Cat(I32(scratch+8), I32(0), []byte{store8, 0, 0}, I32(scratch+16), I32(1), Store(0), I32(scratch+24), I64(1<<63-1), []byte{i64Store, 3, 0}, I32(scratch+40), I32(0), Store(0))
 			sleep := Cat(sub, wasiCall(PollOneoff, scratch, scratch+64, 1, scratch+128))
 			// t = clock(id); if t < last[id] { unreachable }; last[id] = t
 			check := func(id int32, at int32) []byte {
@@ -335,11 +335,11 @@ var red2Corpus = []red2Case{
 			}
 			return Echo{Turn: Cat(check(0, scratch+208), check(1, scratch+216), sleep, check(0, scratch+208), check(1, scratch+216), sleep, check(0, scratch+208), check(1, scratch+216),
 				// the wall clock stops at the last nanosecond an int64 holds
-				I32(scratch+208), []byte{i64Load, 3, 0}, i64c(1<<63-1), []byte{0x52}, If, Unreachable, End)}.Module() // i64.ne
+				I32(scratch+208), []byte{i64Load, 3, 0}, I64(1<<63-1), []byte{0x52}, If, Unreachable, End)}.Module() // i64.ne
 		}, want: "ok ok ok ok"},
 	{name: "a relative clock subscription of -1 (2^64-1 ns)",
 		wasm: func() []byte {
-			sub := Cat(I32(scratch+8), I32(0), []byte{store8, 0, 0}, I32(scratch+16), I32(1), Store(0), I32(scratch+24), i64c(-1), []byte{i64Store, 3, 0}, I32(scratch+40), I32(0), Store(0))
+			sub := Cat(I32(scratch+8), I32(0), []byte{store8, 0, 0}, I32(scratch+16), I32(1), Store(0), I32(scratch+24), I64(-1), []byte{i64Store, 3, 0}, I32(scratch+40), I32(0), Store(0))
 			return Echo{Turn: storeErrno(Cat(sub, I32(scratch), I32(scratch+64), I32(1), I32(scratch+128), Call(PollOneoff)))}.Module()
 		}, want: "ok ok ok ok", check: lineIs("{0")},
 	{name: "a tail call", wasm: func() []byte { return Echo{Turn: []byte{0x12, TurnFunc}}.Module() },
@@ -392,21 +392,19 @@ var red2Corpus = []red2Case{
 		wasm: bankThenChase, obs: 6,
 		want: "ok ok ok fuel ok ok", fuel: []int64{0, 0, 0, 20_000_000}, cpu: 2 * time.Second,
 		skip: "new hole, not fixed: dependent loads through a large memory cost 100-350 times a plain instruction (see the previous case)"},
-	// KNOWN (the sandbox helper's backstop item): the first answer's 2 s
-	// of wall clock include instantiation and start-up; touching 248 MiB
+	// Fixed (the backstop now counts CPU time): the first answer's 2 s of
+	// wall clock included instantiation and start-up; touching 248 MiB
 	// (63,488 page faults) and spinning through the rest of the allowance
 	// took 0.3 s of CPU but over 2 s of wall clock at a load of 20-24.
 	{name: "a start function that touches 248 MiB, then spins",
 		wasm: func() []byte {
 			return inStartup(Echo{MinPages: meter.MaxMemoryPages, Turn: Cat(I32(0), I32(7), I32(meter.MaxMemoryPages*65536), MemoryFill, Forever())}.Module())
-		}, want: "fuel fuel fuel fuel", detail: "start-up allowance",
-		skip: "known: the backstop counts wall-clock time, not CPU time, so start-up spinners get timeout under heavy load, fixed on branch sandbox"},
-	// KNOWN (the sandbox helper's overdraft item): a segment of up to
-	// 1,000 units that follows a checked one runs unchecked, on credit;
-	// ending in a trap, the turn is crash, not fuel.
+		}, want: "fuel fuel fuel fuel", detail: "start-up allowance"},
+	// Fixed (every check now asks for a reserve): a segment of up to 1,000
+	// units that followed a checked one ran unchecked, on credit; ending in
+	// a trap, the turn was crash, not fuel.
 	{name: "an unchecked segment past an empty tank, ending in a trap",
-		wasm: overdraftModule, want: "fuel fuel fuel fuel", detail: "ran out of fuel",
-		skip: "known: overdraft up to 1,000 instructions past an empty tank, fixed on branch sandbox"},
+		wasm: overdraftModule, want: "fuel fuel fuel fuel", detail: "ran out of fuel"},
 }
 
 // NEW, not fixed: the chess clock of Lines and Boxes. Its tank of
@@ -502,19 +500,6 @@ func withImport(e Echo, mod, name string, params, results []byte) []byte {
 	}
 	m[i+len(entry)-1] = byte(4 + e.Types)
 	return m
-}
-
-// sleb64 is an i64.const of any value.
-func i64c(v int64) []byte {
-	b := []byte{0x42}
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		if (v == 0 && c&0x40 == 0) || (v == -1 && c&0x40 != 0) {
-			return append(b, c)
-		}
-		b = append(b, c|0x80)
-	}
 }
 
 const (
@@ -634,7 +619,7 @@ func TestRedTeam2CompileDoesNotBlockCacheHits(t *testing.T) {
 	compileBytes(t, cached)
 	// Empty ifs are quadratic in wazero's compiler (docs/sandbox.md); a
 	// constant new on every run keeps any cache from knowing the module.
-	slow := Echo{Turn: Cat(I64(int32(time.Now().UnixNano())), Drop, Repeat(Cat(I32(0), If, End), 3000))}.Module()
+	slow := Echo{Turn: Cat(I64(time.Now().UnixNano()), Drop, Repeat(Cat(I32(0), If, End), 3000))}.Module()
 	done := make(chan error, 1)
 	go func() {
 		_, err := testRT.Compile(context.Background(), slow)

@@ -156,7 +156,7 @@ func (e Echo) Module() []byte {
 		for i := range big {
 			big[i] = byte(i*7 + 1)
 		}
-		segs = cat(segs, []byte{0, 0x41}, sleb(bigDataAt), []byte{0x0b}, uleb(uint32(len(big))), big)
+		segs = cat(segs, []byte{0, 0x41}, sleb(int64(bigDataAt)), []byte{0x0b}, uleb(uint32(len(big))), big)
 		nSegs++
 	}
 	segs = cat(segs, bytesRepeat([]byte{1, 1, 0}, e.DataSegs)) // passive, one zero byte each
@@ -193,7 +193,7 @@ func bytesRepeat(b []byte, n int) []byte {
 }
 
 func (e Echo) startBody(nImports int) []byte {
-	c := func(v int32) []byte { return cat([]byte{0x41}, sleb(v)) } // i32.const
+	c := func(v int32) []byte { return cat([]byte{0x41}, sleb(int64(v))) } // i32.const
 	load := []byte{0x28, 2, 0}
 	b := []byte{0x03, 0x40} // loop
 	// fd_read(0, inIovec, 1, nreadAt); stop at end of file.
@@ -248,7 +248,7 @@ func uleb(v uint32) []byte {
 	}
 }
 
-func sleb(v int32) []byte {
+func sleb(v int64) []byte {
 	var b []byte
 	for {
 		c := byte(v & 0x7f)

@@ -8,8 +8,8 @@ func Cat(parts ...[]byte) []byte { return cat(parts...) }
 // Repeat is code repeated n times.
 func Repeat(code []byte, n int) []byte { return bytesRepeat(code, n) }
 
-func I32(v int32) []byte      { return cat([]byte{0x41}, sleb(v)) }
-func I64(v int32) []byte      { return cat([]byte{0x42}, sleb(v)) }
+func I32(v int32) []byte      { return cat([]byte{0x41}, sleb(int64(v))) }
+func I64(v int64) []byte      { return cat([]byte{0x42}, sleb(v)) }
 func Call(f uint32) []byte    { return cat([]byte{0x10}, uleb(f)) }
 func Get(l uint32) []byte     { return cat([]byte{0x20}, uleb(l)) }
 func Set(l uint32) []byte     { return cat([]byte{0x21}, uleb(l)) }
