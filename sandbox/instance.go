@@ -192,6 +192,7 @@ type Instance struct {
 
 	// ---- guest goroutine only ----
 	fuel        api.MutableGlobal // the counter; nil until the module is instantiated
+	mem         api.Memory        // the guest's linear memory, whose size sets the reserve
 	budget      int64             // fuel not yet handed to the guest
 	given       int64             // all fuel ever put in the counter; spent = given - counter
 	slept       int64             // virtual nanoseconds slept
@@ -340,7 +341,23 @@ func (in *Instance) bind(mod api.Module) {
 	}
 	if g, ok := mod.ExportedGlobal(meter.GlobalExport).(api.MutableGlobal); ok {
 		in.fuel = g
+		in.mem = mod.Memory()
 	}
+}
+
+// reserve is what the tank must hold when the guest passes a check: the most
+// its code can charge before the next one, Reserve units of which every one
+// may be a memory access at the price of the memory's size now (cost model
+// 4). The guest's checks compare its counter with meter.Reserve alone, so
+// the rest, extra, stays in the budget (slice); a grow that raises the price
+// calls refill at once, which moves it there.
+func (in *Instance) reserve() (all, extra int64) {
+	var pages uint64
+	if in.mem != nil {
+		pages = uint64(in.mem.Size()) / meter.PageSize
+	}
+	extra = meter.Reserve * meter.AccessPrice(pages)
+	return meter.Reserve + extra, extra
 }
 
 // counter is the guest's fuel counter now.
@@ -359,9 +376,12 @@ func (in *Instance) spentTotal() int64 { return in.given - in.counter() }
 
 // slice puts up to a slice of the live fuel v in the counter, the rest in
 // the budget. The counter gets Reserve on top of the slice, since the
-// guest calls refill when it falls below Reserve.
+// guest calls refill when it falls below Reserve; the budget keeps the
+// reserve's surcharge for memory accesses, so that a guest passing a check
+// always has the whole reserve in the tank.
 func (in *Instance) slice(v int64) int64 {
-	s := min(v, in.limits.Slice+meter.Reserve)
+	_, extra := in.reserve()
+	s := min(v-extra, in.limits.Slice+meter.Reserve)
 	in.given += s - in.counter()
 	in.fuel.Set(uint64(s))
 	in.budget = v - s
@@ -381,7 +401,7 @@ func (in *Instance) refill(mod api.Module, counter, charge int64) int64 {
 		panic(errStopped)
 	}
 	live := in.budget + counter
-	if live < meter.Reserve {
+	if r, _ := in.reserve(); live < r {
 		in.fuel.Set(uint64(counter + charge))
 		in.dry = true
 		panic(errOutOfFuel)
@@ -420,11 +440,12 @@ func (in *Instance) resume() {
 		return
 	}
 	live := in.live()
-	if live < meter.Reserve {
+	r, extra := in.reserve()
+	if live < r {
 		in.dry = true
 		panic(errOutOfFuel)
 	}
-	if in.counter() < meter.Reserve {
+	if in.counter() < meter.Reserve || in.budget < extra {
 		in.slice(live)
 	}
 }

@@ -46,7 +46,7 @@ import (
 // Version 3 stops a bot at the check whose code and reserve the tank cannot
 // pay, having charged exactly the code that ran, prices bulk memory at 8 +
 // 1 per 8 bytes and iovecs at 32 (docs/fuel.md).
-const CostModel = 3
+const CostModel = 4
 
 const (
 	ImportModule = "arena_meter" // the module name of the host function the pass imports
@@ -148,4 +148,30 @@ func checkHeader(b []byte) error {
 	default:
 		return refusal("unsupported WebAssembly binary version %d: only version 1 modules are accepted", v)
 	}
+}
+
+// accessTiers are the surcharges of cost model 4 on every memory access
+// (loads, stores, and the accesses of bulk memory operations): an access
+// costs 1 + AccessPrice(pages), pages being the linear memory's size when
+// it runs. A memory that fits in the host's caches pays nothing more; one
+// that outgrows them makes every access that misses them wait for main
+// memory and for the page tables, tens of times an instruction's time
+// (BenchmarkChase in package sandbox, docs/fuel.md).
+var accessTiers = []struct {
+	Above int64 // pages: the tier applies to memories larger than this
+	Price int64 // the surcharge per access
+}{
+	{Above: 1 << 30, Price: 0},
+}
+
+// AccessPrice is the surcharge per memory access of a memory of that many
+// 64 KiB pages.
+func AccessPrice(pages uint64) int64 {
+	var p int64
+	for _, t := range accessTiers {
+		if int64(pages) > t.Above {
+			p = t.Price
+		}
+	}
+	return p
 }

@@ -516,7 +516,7 @@ func (m *rewriter) globalSection(r *reader) {
 		return
 	}
 	var c []byte
-	c = appendU32(c, uint32(n+2))
+	c = appendU32(c, uint32(n+3))
 	for i := 0; i < n && r.err == nil; i++ {
 		t := r.byte()
 		m.checkValueType(r, t)
@@ -535,8 +535,13 @@ func (m *rewriter) globalSection(r *reader) {
 	c = append(c, 0x0b)
 	// The stack estimate (code.go, enterStack): (global (mut i32) (i32.const 0)).
 	c = append(c, typeI32, 1, 0x41, 0, 0x0b)
+	// The surcharge per memory access (code.go, priceUpdate), set for the
+	// initial memory: (global (mut i64) (i64.const AccessPrice(pages))).
+	price := appendS64([]byte{typeI64, 1, opcodeI64Const}, AccessPrice(m.memPages))
+	price = append(price, 0x0b)
+	c = append(c, price...)
 	m.emit(secGlobal, c)
-	m.initAt = len(m.out) - 16
+	m.initAt = len(m.out) - 16 - len(price)
 }
 
 func (m *rewriter) exportSection(r *reader) {
