@@ -84,6 +84,7 @@ func BenchmarkSearch(b *testing.B) {
 			b.ReportMetric(float64(meteredCPU)/float64(unmeteredCPU), "cpu-ratio")
 			b.ReportMetric(float64(metered)/float64(unmetered), "wall-ratio")
 			b.ReportMetric(float64(fuel), "fuel/op")
+			b.ReportMetric(float64(in.MemoryPages())/16, "memory-MiB")
 		})
 	}
 }

@@ -74,8 +74,8 @@ func BenchmarkChase(b *testing.B) {
 		wasm  func() []byte
 	}
 	var cases []chase
-	for mib := 1; mib <= 128; mib *= 2 {
-		cases = append(cases, chase{fmt.Sprintf("lines %d MiB", mib), 2 + mib*16, func() []byte { return lineChase(mib<<20, 64) }})
+	for kib := 256; kib <= 128<<10; kib *= 2 {
+		cases = append(cases, chase{fmt.Sprintf("lines %d KiB", kib), 2 + kib/64, func() []byte { return lineChase(kib<<10, 64) }})
 	}
 	for _, pages := range []int{16, 32, 64, 128, 256, 512, 1024, 2048, meter.MaxMemoryPages} {
 		cases = append(cases, chase{fmt.Sprintf("pages %d MiB", pages/16), pages, func() []byte { return chaseModule(pages, false) }})

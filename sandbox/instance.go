@@ -188,7 +188,8 @@ type Instance struct {
 	killCh   chan struct{}
 	killOnce sync.Once
 
-	cpu atomic.Pointer[guestClock] // the guest thread's CPU clock, once it has one
+	cpu   atomic.Pointer[guestClock] // the guest thread's CPU clock, once it has one
+	pages atomic.Uint32              // the linear memory's size at the guest's last call of the host
 
 	// ---- guest goroutine only ----
 	fuel        api.MutableGlobal // the counter; nil until the module is instantiated
@@ -355,6 +356,7 @@ func (in *Instance) reserve() (all, extra int64) {
 	var pages uint64
 	if in.mem != nil {
 		pages = uint64(in.mem.Size()) / meter.PageSize
+		in.pages.Store(uint32(pages))
 	}
 	extra = meter.Reserve * meter.AccessPrice(pages)
 	return meter.Reserve + extra, extra
@@ -802,6 +804,10 @@ func instantiateHost(ctx context.Context, wz wazero.Runtime) (api.Module, error)
 		Export(hostFuelLeft).
 		Instantiate(ctx)
 }
+
+// MemoryPages is the size of the bot's linear memory in 64 KiB pages, as of
+// its last call of the host (every answer is one).
+func (in *Instance) MemoryPages() uint32 { return in.pages.Load() }
 
 // StartupFuel is the fuel the instance spent from instantiation to its first
 // stdin read, out of Limits.StartAllowance. Read it once the first Ask has

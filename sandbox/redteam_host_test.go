@@ -371,7 +371,8 @@ var red2Corpus = []red2Case{
 			h := Cat([]byte{0}, Repeat(I32(0), 1000), End)
 			return ExtendVec(m, 10, 2, Cat(ULEB(uint64(len(g))), g, ULEB(uint64(len(h))), h))
 		}, want: "crash crash crash crash", detail: "unreachable", tank: bigTank, memory: 160 << 20},
-	// NEW, not fixed: memory latency. A load costs 1 like an add, but a
+	// Fixed by cost model 4 (a surcharge on every memory access by the
+	// memory's size, docs/fuel.md). It was: memory latency. A load costs 1 like an add, but a
 	// chain of dependent loads through 248 MiB misses every cache and the
 	// TLB (a nested page walk under KVM): 85-160 ns of CPU a hop of 4
 	// units here, against 0.45 ns a unit for the plain loop measured in
@@ -386,12 +387,10 @@ var red2Corpus = []red2Case{
 	// backstop sized for the worst rate (about 10 s for the first answer).
 	{name: "pointer chase through 248 MiB in start-up",
 		wasm: func() []byte { return chaseModule(3968, true) },
-		want: "fuel fuel fuel fuel", detail: "start-up allowance",
-		skip: "new hole, not fixed: dependent loads through a large memory cost 100-350 times a plain instruction (see the case's comment)"},
+		want: "fuel fuel fuel fuel", detail: "start-up allowance"},
 	{name: "pointer chase through 248 MiB on a full tank of 20,000,000",
 		wasm: bankThenChase, obs: 6,
-		want: "ok ok ok fuel ok ok", fuel: []int64{0, 0, 0, 20_000_000}, cpu: 2 * time.Second,
-		skip: "new hole, not fixed: dependent loads through a large memory cost 100-350 times a plain instruction (see the previous case)"},
+		want: "ok ok ok fuel ok ok", cpu: 2 * time.Second, check: spentTheTank},
 	// Fixed (the backstop now counts CPU time): the first answer's 2 s of
 	// wall clock included instantiation and start-up; touching 248 MiB
 	// (63,488 page faults) and spinning through the rest of the allowance
@@ -405,6 +404,19 @@ var red2Corpus = []red2Case{
 	// a trap, the turn was crash, not fuel.
 	{name: "an unchecked segment past an empty tank, ending in a trap",
 		wasm: overdraftModule, want: "fuel fuel fuel fuel", detail: "ran out of fuel"},
+}
+
+// spentTheTank: the fourth answer spent its tank (three tanks of 5,000,000
+// less three answers of 823) but what it could not pay: the reserve at the
+// price of 248 MiB (1,000 units of code, each of which may be an access
+// paying 1 + 128) and the code of a hop or two.
+func spentTheTank(rs []protocol.Reply) string {
+	tank := int64(20_000_000 - 3*823)
+	r := int64(meter.Reserve * (1 + meter.AccessPrice(meter.MaxMemoryPages)))
+	if f := rs[3].Fuel; f > tank-r || f < tank-r-2_000 {
+		return fmt.Sprintf("turn 3 spent %d, want %d to %d", f, tank-r-2_000, tank-r)
+	}
+	return ""
 }
 
 // NEW, not fixed: the chess clock of Lines and Boxes. Its tank of
@@ -516,9 +528,6 @@ const (
 // chase to the cost model's promise (docs/fuel.md): a full tank of
 // 20,000,000 in well under a second.
 func TestRedTeam2ChaseRate(t *testing.T) {
-	if !*RedTeamHoles {
-		t.Skip("new hole, not fixed: dependent loads through a large memory cost 100-350 times a plain instruction (see red2Corpus)")
-	}
 	plain := compileBytes(t, Echo{Turn: Forever(Get(0), I32(1), I32Add, Set(0)), TurnLocals: 1}.Module())
 	chase := compileBytes(t, chaseModule(3968, false))
 	rate := func(mod *Module) time.Duration {

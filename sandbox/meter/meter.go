@@ -161,7 +161,13 @@ var accessTiers = []struct {
 	Above int64 // pages: the tier applies to memories larger than this
 	Price int64 // the surcharge per access
 }{
-	{Above: 1 << 30, Price: 0},
+	{Above: 2, Price: 2},      // over 128 KiB: 14 ns a hop
+	{Above: 4, Price: 4},      // over 256 KiB: 23 ns
+	{Above: 8, Price: 10},     // over 512 KiB: 53 ns
+	{Above: 16, Price: 26},    // over 1 MiB: 133 ns
+	{Above: 32, Price: 44},    // over 2 MiB: 175-220 ns
+	{Above: 512, Price: 80},   // over 32 MiB: 250-384 ns
+	{Above: 2048, Price: 128}, // over 128 MiB: 495-640 ns
 }
 
 // AccessPrice is the surcharge per memory access of a memory of that many

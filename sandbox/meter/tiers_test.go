@@ -1,0 +1,129 @@
+package meter
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/tetratelabs/wazero"
+)
+
+// withPages is botModule with a memory of the given initial size.
+func withPages(pages uint32, m []byte) []byte {
+	old := section(secMemory, vec([]byte{0, 1}))
+	i := bytes.Index(m, old)
+	if i < 0 {
+		panic("memory section not found")
+	}
+	return cat(m[:i], section(secMemory, vec(cat([]byte{0}, u32(pages)))), m[i+len(old):])
+}
+
+var (
+	i32Load  = []byte{0x28, 2, 0}
+	i32Store = []byte{0x36, 2, 0}
+	grow     = []byte{0x40, 0}
+)
+
+// accesses: ten loads (i32.const; i32.load; drop: 3 units and one access
+// each), a store (3 units, one access), a memory.fill of 16 bytes (3
+// constants, then 8 + 16/8 and one access) and a memory.copy of 0 bytes (3
+// constants, then 8 and two accesses): 57 units and 14 accesses.
+func accesses() []byte {
+	return cat(
+		bytes.Repeat(cat(i32c(64), i32Load, drop), 10),
+		i32c(64), i32c(7), i32Store,
+		i32c(128), i32c(7), i32c(16), memoryFill,
+		i32c(128), i32c(256), i32c(0), memoryCopy)
+}
+
+const accessUnits, accessCount = 30 + 3 + 13 + 11, 14
+
+// Every memory access pays the surcharge of its memory's size, exactly: at
+// both edges of every tier.
+func TestAccessPriceByTier(t *testing.T) {
+	sizes := []uint32{1}
+	for _, tier := range accessTiers {
+		sizes = append(sizes, uint32(tier.Above), uint32(tier.Above)+1)
+	}
+	for _, pages := range sizes {
+		if pages > MaxMemoryPages {
+			continue
+		}
+		t.Run(fmt.Sprintf("%d pages", pages), func(t *testing.T) {
+			wasm := withPages(pages, botModule([]uint32{tVoid}, body(nil, accesses(), end_)))
+			tk := &tank{slice: 1 << 30, left: 1 << 40}
+			mod, err := run(t, wasm, tk, wazero.NewModuleConfig())
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := AccessPrice(uint64(pages))
+			if got, want := tk.used(mod), int64(accessUnits)+accessCount*p; got != want {
+				t.Errorf("used %d fuel, want %d (surcharge %d)", got, want, p)
+			}
+		})
+	}
+}
+
+// The prices themselves: zero for a memory that fits in the caches, and
+// rising with the size.
+func TestAccessTiers(t *testing.T) {
+	if AccessPrice(1) != 0 || AccessPrice(2) != 0 {
+		t.Errorf("a memory of 128 KiB pays a surcharge of %d", AccessPrice(2))
+	}
+	last := int64(0)
+	for pages := uint64(1); pages <= MaxMemoryPages; pages++ {
+		p := AccessPrice(pages)
+		if p < last {
+			t.Fatalf("the surcharge falls from %d to %d at %d pages", last, p, pages)
+		}
+		last = p
+	}
+	if got := AccessPrice(MaxMemoryPages); got != 128 {
+		t.Errorf("surcharge at the cap is %d, want 128", got)
+	}
+}
+
+// A memory.grow that crosses into a dearer tier raises the price from the
+// next access on: the accesses before it pay the old price, those after it
+// the new one, and the grow itself its pages.
+func TestGrowChangesThePrice(t *testing.T) {
+	for _, tc := range []struct{ from, by uint32 }{{1, 1}, {2, 1}, {1, 40}, {16, 500}, {500, 1600}, {2, 0}} {
+		t.Run(fmt.Sprintf("%d+%d", tc.from, tc.by), func(t *testing.T) {
+			code := cat(accesses(), i32c(int32(tc.by)), grow, drop, accesses(), end_)
+			wasm := withPages(tc.from, botModule([]uint32{tVoid}, body(nil, code)))
+			tk := &tank{slice: 1 << 30, left: 1 << 40}
+			mod, err := run(t, wasm, tk, wazero.NewModuleConfig())
+			if err != nil {
+				t.Fatal(err)
+			}
+			before, after := AccessPrice(uint64(tc.from)), AccessPrice(uint64(tc.from+tc.by))
+			want := 2*int64(accessUnits) + accessCount*(before+after) +
+				1 + GrowPrice + int64(tc.by)*PagePrice + 1 // i32.const, grow, drop
+			if got := tk.used(mod); got != want {
+				t.Errorf("used %d fuel, want %d (surcharge %d, then %d)", got, want, before, after)
+			}
+		})
+	}
+}
+
+// Every memory.grow is followed by a call of the host (refill with a
+// charge of 0), whatever the counter holds, so that the host can hold back
+// the reserve at the new price, or stop the bot there.
+func TestGrowCallsTheHost(t *testing.T) {
+	for _, tc := range []struct {
+		code    []byte
+		refills int
+	}{
+		{cat(accesses(), end_), 1}, // the entry's only (the counter starts below zero)
+		{cat(i32c(1), grow, drop, accesses(), end_), 2},
+		{cat(i32c(1), grow, drop, i32c(0), grow, drop, accesses(), end_), 3},
+	} {
+		tk := &tank{slice: 1 << 30, left: 1 << 40}
+		if _, err := run(t, withPages(1, botModule([]uint32{tVoid}, body(nil, tc.code))), tk, wazero.NewModuleConfig()); err != nil {
+			t.Fatal(err)
+		}
+		if tk.refills != tc.refills {
+			t.Errorf("%d refills, want %d", tk.refills, tc.refills)
+		}
+	}
+}
