@@ -83,7 +83,7 @@ func BenchmarkChase(b *testing.B) {
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			mod := compileBytes(b, c.wasm())
-			unitsPerHop := float64(4 + meter.AccessPrice(uint64(c.pages)))
+			unitsPerHop := float64(4 + meter.AccessPrice(uint64(c.pages), false))
 			var worst, worstPlain float64
 			for i := 0; i < b.N; i++ {
 				var mu sync.Mutex

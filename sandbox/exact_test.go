@@ -111,7 +111,7 @@ func TestDryTurnInLargeMemory(t *testing.T) {
 				turn = Cat(I32(tc.grow), MemoryGrow, Drop, turn)
 			}
 			mod := compileBytes(t, Echo{MinPages: int(tc.pages), Turn: turn}.Module())
-			p := meter.AccessPrice(uint64(tc.pages + tc.grow))
+			p := meter.AccessPrice(uint64(tc.pages+tc.grow), false)
 			r, c := meter.Reserve*(1+p), 4+p
 			for _, size := range []int64{5_000_000, 5_000_000 + 77} {
 				got := firstAnswer(t, mod, size)

@@ -194,6 +194,9 @@ type Instance struct {
 	// ---- guest goroutine only ----
 	fuel        api.MutableGlobal // the counter; nil until the module is instantiated
 	mem         api.Memory        // the guest's linear memory, whose size sets the reserve
+	price       api.MutableGlobal // the guest's surcharge per memory access, set here
+	priceNow    int64             // its value
+	answerFrom  int64             // spentTotal when the last observation was delivered
 	budget      int64             // fuel not yet handed to the guest
 	given       int64             // all fuel ever put in the counter; spent = given - counter
 	slept       int64             // virtual nanoseconds slept
@@ -343,22 +346,33 @@ func (in *Instance) bind(mod api.Module) {
 	if g, ok := mod.ExportedGlobal(meter.GlobalExport).(api.MutableGlobal); ok {
 		in.fuel = g
 		in.mem = mod.Memory()
+		in.price, _ = mod.ExportedGlobal(meter.PriceExport).(api.MutableGlobal)
+		in.priceNow = -1
 	}
 }
 
-// reserve is what the tank must hold when the guest passes a check: the most
-// its code can charge before the next one, Reserve units of which every one
-// may be a memory access at the price of the memory's size now (cost model
-// 4). The guest's checks compare its counter with meter.Reserve alone, so
-// the rest, extra, stays in the budget (slice); a grow that raises the price
-// calls refill at once, which moves it there.
+// reserve sets the guest's price of a memory access for the size of its
+// memory now, at the dear prices in start-up and past meter.DearAfter of an
+// answer (cost model 4), and returns what the tank must hold when the guest
+// passes a check: the most its code can charge before the next one,
+// Reserve units of which every one may be a memory access at that price.
+// The guest's checks compare its counter with meter.Reserve alone, so the
+// rest, extra, stays in the budget (slice). The guest calls the host (refill)
+// after every memory.grow, so the price never lags the memory's size, and
+// the host changes it nowhere else: it is the same between two checks.
 func (in *Instance) reserve() (all, extra int64) {
 	var pages uint64
 	if in.mem != nil {
 		pages = uint64(in.mem.Size()) / meter.PageSize
 		in.pages.Store(uint32(pages))
 	}
-	extra = meter.Reserve * meter.AccessPrice(pages)
+	dear := !in.started || in.spentTotal()-in.answerFrom >= meter.DearAfter
+	p := meter.AccessPrice(pages, dear)
+	if p != in.priceNow && in.price != nil {
+		in.price.Set(uint64(p))
+		in.priceNow = p
+	}
+	extra = meter.Reserve * p
 	return meter.Reserve + extra, extra
 }
 
@@ -473,6 +487,7 @@ func (in *Instance) startTurn(observe func(left int64) []byte) {
 		answer = min(answer, a)
 	}
 	in.held = left - answer
+	in.answerFrom = in.spentTotal()
 	in.slice(answer)
 	in.delivered = answer
 	in.outstanding = true

@@ -339,7 +339,7 @@ var dryTurns = map[int]int64{1: 4_954_949, 2: 4_955_191, 3: 4_954_983, 4: 4_954_
 
 // goReserve is the reserve of a check (docs/fuel.md) for the Go test bots,
 // whose memory is 2 to 32 MiB.
-var goReserve = meter.Reserve * (1 + meter.AccessPrice(512))
+var goReserve = meter.Reserve * (1 + meter.AccessPrice(512, false))
 
 // processCPU is the user+system time this process has used so far.
 func processCPU(t *testing.T) time.Duration {

@@ -105,8 +105,6 @@ const (
 	opcodeSelect       = 0x1b
 	opcodeI64Add       = 0x7c
 	opcodeRefFunc      = 0xd2
-	opcodeMemorySize   = 0x3f
-	opcodeI32GtU       = 0x4b
 	blockTypeEmpty     = 0x40
 	log2BulkBytesUnit  = 3 // BulkBytesPerUnit == 1 << 3
 )
@@ -345,38 +343,20 @@ func (b *bodyRewriter) appendCharge(c []byte, count, access int64) []byte {
 	return append(c, opcodeI64Add)
 }
 
-// afterGrow follows memory.grow, whose result is on the stack: the price of
-// a memory access is set for the memory's new size, and the host is called
-// with the counter (charge 0) so that it holds back the reserve at the new
-// price (the host's Instance.slice), or stops the bot there, the grow paid
-// for and nothing after it run. The segment ends there.
+// afterGrow follows memory.grow, whose result is on the stack: the host is
+// called with the counter (charge 0), whatever it holds, so that it sets
+// the price of a memory access for the memory's new size and holds back
+// the reserve at that price (the host's Instance.slice), or stops the bot
+// there, the grow paid for and nothing after it run. The segment ends
+// there.
 //
-//	i64.const 0; local.set cost
-//	for each tier: i64.const price; local.get cost; memory.size; i32.const above; i32.gt_u; select; local.set cost
-//	local.get cost; global.set P
 //	local.get fuel; i64.const 0; call check; local.set fuel
 func (b *bodyRewriter) afterGrow() {
 	if b.r.err != nil {
 		return
 	}
 	b.flush(b.r.pos)
-	s := append(b.seg, opcodeI64Const, 0, opcodeLocalSet)
-	s = appendU32(s, b.cost)
-	for _, t := range accessTiers {
-		s = append(s, opcodeI64Const)
-		s = appendS64(s, t.Price)
-		s = append(s, opcodeLocalGet)
-		s = appendU32(s, b.cost)
-		s = append(s, opcodeMemorySize, 0, opcodeI32Const)
-		s = appendS64(s, int64(int32(uint32(t.Above))))
-		s = append(s, opcodeI32GtU, opcodeSelect, opcodeLocalSet)
-		s = appendU32(s, b.cost)
-	}
-	s = append(s, opcodeLocalGet)
-	s = appendU32(s, b.cost)
-	s = append(s, opcodeGlobalSet)
-	s = appendU32(s, b.m.globals+2)
-	s = append(s, opcodeLocalGet)
+	s := append(b.seg, opcodeLocalGet)
 	s = appendU32(s, b.fuel)
 	s = append(s, opcodeI64Const, 0, opcodeCall)
 	s = appendU32(s, b.m.checkFunc())

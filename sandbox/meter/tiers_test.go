@@ -41,45 +41,62 @@ const accessUnits, accessCount = 30 + 3 + 13 + 11, 14
 // Every memory access pays the surcharge of its memory's size, exactly: at
 // both edges of every tier.
 func TestAccessPriceByTier(t *testing.T) {
-	sizes := []uint32{1}
-	for _, tier := range accessTiers {
-		sizes = append(sizes, uint32(tier.Above), uint32(tier.Above)+1)
-	}
-	for _, pages := range sizes {
-		if pages > MaxMemoryPages {
-			continue
+	for _, dear := range []bool{false, true} {
+		sizes := []uint32{1}
+		tiers := turnTiers
+		if dear {
+			tiers = dearTiers
 		}
-		t.Run(fmt.Sprintf("%d pages", pages), func(t *testing.T) {
+		for _, tier := range tiers {
+			sizes = append(sizes, uint32(tier.Above), uint32(tier.Above)+1)
+		}
+		for _, pages := range sizes {
+			if pages > MaxMemoryPages {
+				continue
+			}
+			t.Run(fmt.Sprintf("%d pages, dear %v", pages, dear), func(t *testing.T) {
+				testAccessPrice(t, pages, dear)
+			})
+		}
+	}
+}
+
+func testAccessPrice(t *testing.T, pages uint32, dear bool) {
+	{
+		{
 			wasm := withPages(pages, botModule([]uint32{tVoid}, body(nil, accesses(), end_)))
-			tk := &tank{slice: 1 << 30, left: 1 << 40}
+			tk := &tank{slice: 1 << 30, left: 1 << 40, dear: dear}
 			mod, err := run(t, wasm, tk, wazero.NewModuleConfig())
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := AccessPrice(uint64(pages))
+			p := AccessPrice(uint64(pages), dear)
 			if got, want := tk.used(mod), int64(accessUnits)+accessCount*p; got != want {
 				t.Errorf("used %d fuel, want %d (surcharge %d)", got, want, p)
 			}
-		})
+		}
 	}
 }
 
 // The prices themselves: zero for a memory that fits in the caches, and
 // rising with the size.
 func TestAccessTiers(t *testing.T) {
-	if AccessPrice(1) != 0 || AccessPrice(2) != 0 {
-		t.Errorf("a memory of 128 KiB pays a surcharge of %d", AccessPrice(2))
+	if AccessPrice(2, true) != 0 || AccessPrice(8, false) != 0 {
+		t.Errorf("a memory of 128 KiB pays a surcharge of %d at start-up, of 512 KiB %d in a turn", AccessPrice(2, true), AccessPrice(8, false))
 	}
-	last := int64(0)
+	var last, lastDear int64
 	for pages := uint64(1); pages <= MaxMemoryPages; pages++ {
-		p := AccessPrice(pages)
-		if p < last {
-			t.Fatalf("the surcharge falls from %d to %d at %d pages", last, p, pages)
+		p, d := AccessPrice(pages, false), AccessPrice(pages, true)
+		if p < last || d < lastDear {
+			t.Fatalf("the surcharge falls at %d pages", pages)
 		}
-		last = p
+		if d < p {
+			t.Errorf("at %d pages an access costs %d in a turn and %d when dear", pages, p+1, d+1)
+		}
+		last, lastDear = p, d
 	}
-	if got := AccessPrice(MaxMemoryPages); got != 128 {
-		t.Errorf("surcharge at the cap is %d, want 128", got)
+	if got, dear := AccessPrice(MaxMemoryPages, false), AccessPrice(MaxMemoryPages, true); got != 25 || dear != 128 {
+		t.Errorf("surcharges at the cap are %d and %d, want 25 and 128", got, dear)
 	}
 }
 
@@ -96,7 +113,7 @@ func TestGrowChangesThePrice(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			before, after := AccessPrice(uint64(tc.from)), AccessPrice(uint64(tc.from+tc.by))
+			before, after := AccessPrice(uint64(tc.from), false), AccessPrice(uint64(tc.from+tc.by), false)
 			want := 2*int64(accessUnits) + accessCount*(before+after) +
 				1 + GrowPrice + int64(tc.by)*PagePrice + 1 // i32.const, grow, drop
 			if got := tk.used(mod); got != want {
