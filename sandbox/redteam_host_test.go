@@ -45,6 +45,8 @@ type red2Case struct {
 	memory int64
 	// skip: a known hole, with where it is fixed or why it is not.
 	skip string
+	// long: seconds of CPU a run; not with -short (the race run).
+	long bool
 }
 
 // red2CPU is what one match of a few turns may cost the host. A turn may
@@ -64,6 +66,9 @@ func processCPU() time.Duration {
 func runRed2(t *testing.T, c red2Case) {
 	if c.skip != "" && !*RedTeamHoles {
 		t.Skip(c.skip)
+	}
+	if c.long && testing.Short() {
+		t.Skip("seconds of CPU a run: not in -short")
 	}
 	wasm := c.wasm()
 	var first []protocol.Reply
@@ -457,6 +462,12 @@ var red2PerGame = []red2Case{
 			return Echo{MinPages: 64, Turn: Forever(I32(bigAt), I32(7), I32(1<<20), MemoryFill)}.Module()
 		},
 		perGame: 1_000_000_000, want: "fuel fuel fuel fuel", check: spentTheBound, cpu: 8 * time.Second},
+	// Cost model 4: beyond 20,000,000 of one answer memory accesses pay the
+	// dear prices, so an answer of 100,000,000 chasing pointers through
+	// 248 MiB takes no longer than a full tank does.
+	{name: "a chess-clock tank of 1e9 spent in one answer, chasing pointers through 248 MiB",
+		wasm:    func() []byte { return chaseModule(3968, false) },
+		perGame: 1_000_000_000, want: "fuel fuel fuel fuel", check: spentTheBound, cpu: 8 * time.Second, long: true},
 }
 
 func TestRedTeam2Corpus(t *testing.T) {
