@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -87,8 +86,8 @@ func (s *Server) record(ctx context.Context) {
 		if err != nil {
 			continue
 		}
-		var r jobs.Result
-		if err := json.Unmarshal(msg.Data(), &r); err != nil {
+		r, err := jobs.DecodeResult(msg.Data())
+		if err != nil {
 			s.log.Error("undecodable result dropped", "err", err)
 			msg.Term()
 			continue
