@@ -89,6 +89,9 @@ func DecodeTurns(data []byte) ([]LiveTurn, error) {
 		if err := json.Unmarshal(data, &t); err != nil {
 			return nil, err
 		}
+		if bytes.ContainsAny(data, "\r\n") {
+			return nil, errors.New("jobs: a line break in a live turn")
+		}
 		return []LiveTurn{{N: t.Turn, JSON: data}}, nil
 	}
 	if data[0] != turnsMagic {
@@ -106,6 +109,11 @@ func DecodeTurns(data []byte) ([]LiveTurn, error) {
 			return nil, errors.New("jobs: live batch: bad turn length")
 		}
 		rest = rest[k:]
+		if bytes.ContainsAny(rest[:size], "\r\n") {
+			// json.Marshal writes no line break, and the server relays each
+			// turn as one line of a server-sent event: one would end it.
+			return nil, errors.New("jobs: live batch: a line break in a turn")
+		}
 		out = append(out, LiveTurn{N: int(n), JSON: rest[:size:size]})
 		rest = rest[size:]
 	}

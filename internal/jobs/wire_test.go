@@ -85,7 +85,11 @@ func TestTurnsRoundTrip(t *testing.T) {
 	if err != nil || len(one) != 1 || one[0].N != 12 {
 		t.Fatalf("single turn: %v %+v", err, one)
 	}
-	for _, bad := range [][]byte{nil, []byte("x"), []byte("{"), buf[:len(buf)-1], append([]byte{'T', 1}, 0x80), {'T', 1, 5, 'a'}} {
+	// A line break would end the server-sent event that relays the turn.
+	lf := jobs.AppendTurn(nil, 1, []byte("{\"turn\":1,\n\"x\":2}"))
+	cr := jobs.AppendTurn(nil, 1, []byte("{\"turn\":1,\r\"x\":2}"))
+	for _, bad := range [][]byte{nil, []byte("x"), []byte("{"), buf[:len(buf)-1], append([]byte{'T', 1}, 0x80), {'T', 1, 5, 'a'},
+		{'T', 0x81, 0x00, 0}, lf, cr, []byte("{\"turn\":1,\n\"x\":2}")} {
 		if got, err := jobs.DecodeTurns(bad); err == nil {
 			t.Errorf("%q decoded as %+v", bad, got)
 		}

@@ -7,6 +7,8 @@
 //
 // Input, one match a line: GAME SEED SPEC SPEC... (seats in order).
 // Output: matches, then user+system CPU seconds of the loop alone.
+// PLAYLIST_CPUPROFILE=FILE writes a CPU profile of the loop, to set beside a
+// worker's (docs/performance.md, scale-out).
 package main
 
 import (
