@@ -160,7 +160,7 @@ func TestNewUser(t *testing.T) {
 			r := start(t, d, nil)
 			for _, g := range games.All() {
 				rows := leaderboard(t, r.URL, g.Info().ID)
-				if len(rows) != len(g.HouseBots()) || rows[0].Player != "@house" {
+				if len(rows) != ladderSize(t, g.Info().ID) || rows[0].Player != "@house" {
 					t.Fatalf("%s: house bots not on the first leaderboard: %+v", g.Info().ID, rows)
 				}
 			}
