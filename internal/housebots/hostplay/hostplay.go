@@ -54,6 +54,34 @@ type Player struct {
 	Info   game.HouseBotInfo
 	Decode Decoder
 	bot    game.HouseBot
+
+	stopSet bool
+	start   int64 // the tank when this answer's thinking began
+}
+
+// A Stopper is a house bot whose thinking can be cut short: it asks stop as
+// it goes and, once stop says so, answers with what it has. Native house
+// bots count nodes; as wasm bots they must count fuel instead, since a
+// node's price in fuel depends on the build and the cost model.
+type Stopper interface {
+	SetStop(stop func() bool)
+}
+
+// Reserve is the fuel a Stopper's thinking never touches: once the tank is
+// down to it, stop says stop. It pays for the rest of the answer (finishing
+// the node, writing the line), with room for a garbage collection.
+const Reserve = 2_500_000
+
+// MaxSpend is the most fuel one answer's thinking may take, though the tank
+// holds up to 20,000,000: the platform also stops an answer after 2 s of wall
+// clock, and on a loaded machine a long think could come near that.
+const MaxSpend = 6_000_000
+
+// stop is the fuel-aware budget: fuel counts are deterministic, so a replay
+// reruns the bot's choices exactly. A native build (FuelLeft -1) never stops.
+func (p *Player) stop() bool {
+	left := sdk.FuelLeft()
+	return left >= 0 && (left < Reserve || p.start-left > MaxSpend)
 }
 
 // noAnswer is a well-formed line that no game accepts as an action, so the
@@ -76,6 +104,11 @@ func (p *Player) Answer(line []byte) []byte {
 		rand.Read(b[:])
 		p.bot = p.Info.New(binary.LittleEndian.Uint64(b[:]), seat)
 	}
+	if sb, ok := p.bot.(Stopper); ok && !p.stopSet {
+		p.stopSet = true
+		sb.SetStop(p.stop)
+	}
+	p.start = sdk.FuelLeft()
 	a := p.bot.Act(st, seat)
 	if len(a) == 0 {
 		return noAnswer
