@@ -20,7 +20,16 @@ import (
 //   - when it is handed a chain or loop, it takes all but the last two boxes
 //     (four for a loop) and declines those ("double-dealing") whenever keeping
 //     control is worth more than the boxes given.
-type chainsBot struct{ seeded }
+type chainsBot struct {
+	seeded
+	// stop, when set, is asked at every node of the searches whether to give
+	// up as if over budget (SetStop).
+	stop func() bool
+}
+
+// SetStop has the bot's searches also ask stop at every node: a wasm
+// build's budget, by the fuel left (internal/housebots/hostplay).
+func (b *chainsBot) SetStop(stop func() bool) { b.stop = stop }
 
 // safeSearchNodes bounds the parity search, so a move costs a few ms at most.
 const safeSearchNodes = 200_000
@@ -37,7 +46,9 @@ func (b *chainsBot) choose(s *State, seat int) Edge {
 	bd := s.Board
 	closing, safe, _ := bd.classify()
 	if safe == 0 {
-		if e, ok := newEndgame().bestMove(&bd); ok {
+		g := newEndgame()
+		g.stop = b.stop
+		if e, ok := g.bestMove(&bd); ok {
 			return e
 		}
 	}
@@ -45,7 +56,9 @@ func (b *chainsBot) choose(s *State, seat int) Edge {
 	case closing != 0:
 		return capture(&bd, closing)
 	case safe != 0:
-		if e, ok := newParitySearch().best(&bd, safe); ok {
+		ps := newParitySearch()
+		ps.stop = b.stop
+		if e, ok := ps.best(&bd, safe); ok {
 			return e
 		}
 		return b.pick(s, seat, safe)
@@ -257,6 +270,7 @@ type paritySearch struct {
 	memo  map[uint64]int
 	nodes int
 	loony *loony
+	stop  func() bool
 }
 
 func newParitySearch() *paritySearch {
@@ -290,7 +304,7 @@ func (p *paritySearch) value(b *Board) (int, bool) {
 		return v, true
 	}
 	p.nodes++
-	if p.nodes > safeSearchNodes {
+	if p.nodes > safeSearchNodes || (p.stop != nil && p.stop()) {
 		return 0, false
 	}
 	_, safe, _ := b.classify()

@@ -45,11 +45,16 @@ type Entry struct {
 var Entries = []Entry{
 	{"dots-and-boxes", "random", "house.wasm.gz"},
 	{"dots-and-boxes", "greedy", "house.wasm.gz"},
+	{"dots-and-boxes", "chains", "house.wasm.gz"},
 	{"dots-and-boxes", "search", "dots-and-boxes-search.wasm.gz"},
 	{"grid-royale", "idle", "house.wasm.gz"},
 	{"grid-royale", "harvester", "house.wasm.gz"},
+	{"grid-royale", "house", "house.wasm.gz"},
+	{"grid-royale", "siege", "house.wasm.gz"},
 	{"lines-and-boxes", "random", "house.wasm.gz"},
 	{"lines-and-boxes", "greedy", "house.wasm.gz"},
+	{"lines-and-boxes", "search", "house.wasm.gz"},
+	{"lines-and-boxes", "search-deep", "house.wasm.gz"},
 }
 
 //go:embed wasm/*.wasm.gz

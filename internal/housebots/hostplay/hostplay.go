@@ -55,8 +55,9 @@ type Player struct {
 	Decode Decoder
 	bot    game.HouseBot
 
-	stopSet bool
-	start   int64 // the tank when this answer's thinking began
+	stopSet  bool
+	start    int64 // the tank when this answer's thinking began
+	maxSpend int64 // the most this answer's thinking may spend
 }
 
 // A Stopper is a house bot whose thinking can be cut short: it asks stop as
@@ -81,7 +82,7 @@ const MaxSpend = 6_000_000
 // reruns the bot's choices exactly. A native build (FuelLeft -1) never stops.
 func (p *Player) stop() bool {
 	left := sdk.FuelLeft()
-	return left >= 0 && (left < Reserve || p.start-left > MaxSpend)
+	return left >= 0 && (left < Reserve || p.start-left > p.maxSpend)
 }
 
 // noAnswer is a well-formed line that no game accepts as an action, so the
@@ -109,6 +110,13 @@ func (p *Player) Answer(line []byte) []byte {
 		sb.SetStop(p.stop)
 	}
 	p.start = sdk.FuelLeft()
+	p.maxSpend = MaxSpend
+	if per := int64(sdk.JSON(line).Get("fuel").Get("per_answer").Int()); per > 0 {
+		// A chess clock (Lines and Boxes): the tank is the whole game's, and
+		// one answer may spend at most per; think with at most half of
+		// that, and a sixteenth of the clock left, so the clock lasts.
+		p.maxSpend = min(per/2, p.start/16)
+	}
 	a := p.bot.Act(st, seat)
 	if len(a) == 0 {
 		return noAnswer
