@@ -2,6 +2,11 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/arenabots/arena/games"
@@ -33,6 +38,9 @@ func TestHouseLadder(t *testing.T) {
 				opts := func(o *server.Options) { o.DataDir, o.DB, o.NoMatchmaker = dir, url, true }
 				r := start(t, d, opts)
 				first := houseState(t, r.Srv.Store(), entries, rating.Default().Mu)
+				if d == store.SQLite {
+					housePlaysWasm(t, r)
+				}
 				r.stop()
 				r = start(t, d, opts)
 				again := houseState(t, r.Srv.Store(), entries, rating.Default().Mu)
@@ -169,4 +177,47 @@ func ladderSize(t *testing.T, game string) int {
 		}
 	}
 	return n
+}
+
+// housePlaysWasm challenges two @house ladder entries and checks that the
+// match ran their wasm modules, not the native bots.
+func housePlaysWasm(t *testing.T, r *running) {
+	t.Helper()
+	bots := map[string]int64{}
+	for _, row := range leaderboard(t, r.URL, "dots-and-boxes") {
+		if row.Player == "@house" {
+			bots[row.Bot] = row.BotID
+		}
+	}
+	tok := signup(t, r.URL, "hana")
+	var ch struct{ Match int64 }
+	body := fmt.Sprintf(`{"game":"dots-and-boxes","bots":[%d,%d],"seed":5}`, bots["greedy"], bots["random"])
+	if st := call(t, "POST", r.URL+"/api/v1/challenges", tok, strings.NewReader(body), "application/json", &ch); st != 201 {
+		t.Fatalf("challenge: %d", st)
+	}
+	resp, err := http.Get(fmt.Sprintf("%s/api/v1/matches/%d/live", r.URL, ch.Match))
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body) // the stream ends with the match
+	resp.Body.Close()
+	var rep struct {
+		Bots []struct{ Spec, SHA256 string }
+	}
+	if st := call(t, "GET", fmt.Sprintf("%s/api/v1/matches/%d/replay", r.URL, ch.Match), tok, nil, "", &rep); st != 200 {
+		t.Fatalf("replay: %d", st)
+	}
+	want := map[string]bool{}
+	ladder, _ := housebots.Ladder()
+	for _, e := range ladder {
+		if e.Game == "dots-and-boxes" && (e.Name == "greedy" || e.Name == "random") {
+			want["wasm:"+e.SHA256] = true
+		}
+	}
+	for _, b := range rep.Bots {
+		if !want[b.Spec] {
+			js, _ := json.Marshal(rep.Bots)
+			t.Fatalf("the challenge between house entries played %s, want their wasm modules", js)
+		}
+	}
 }
