@@ -134,19 +134,22 @@ func TestLadderWithinFuel(t *testing.T) {
 	dir := t.TempDir()
 	for _, b := range bots {
 		t.Run(b.Game+"/"+b.Name, func(t *testing.T) {
+			t.Parallel()
 			path := filepath.Join(dir, b.Game+"-"+b.Name+".wasm")
 			if err := os.WriteFile(path, b.Wasm, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			wasm, native := "wasm:"+path, "builtin:"+b.Name
 			games := [][]string{{wasm, native}, {native, wasm}}
+			// Small enough for the test's time, large enough that the
+			// searches think under their fuel budget (the strength runs of
+			// docs/bots-strength.md play whole matches on default boards).
 			var params game.Params
-			if b.Game == "grid-royale" {
-				// 150 of the 400 turns, for the test's time: the zone has
-				// shrunk six times and the bots think under their fuel
-				// budget every turn by then; the strength runs of
-				// docs/bots-strength.md play whole matches.
-				params = game.Params{"max_turns": "150"}
+			switch b.Game {
+			case "lines-and-boxes":
+				params = game.Params{"rows": "4", "cols": "5"}
+			case "grid-royale":
+				params = game.Params{"max_turns": "80"}
 				games = append(games, []string{native, wasm, native, wasm})
 			}
 			for i, specs := range games {
