@@ -164,7 +164,6 @@ func TestNewUser(t *testing.T) {
 					t.Fatalf("%s: house bots not on the first leaderboard: %+v", g.Info().ID, rows)
 				}
 			}
-			dots, _ := games.Lookup("dots-and-boxes")
 			tok := signup(t, r.URL, "alice")
 			var up struct {
 				Error string
@@ -191,7 +190,7 @@ func TestNewUser(t *testing.T) {
 					}
 				}
 				if mine != nil && mine.Matches >= 3 && mine.Rating != 0 {
-					if len(rows) != len(dots.HouseBots())+1 {
+					if len(rows) != ladderSize(t, "dots-and-boxes")+1 {
 						t.Fatalf("leaderboard %+v", rows)
 					}
 					break
