@@ -29,7 +29,14 @@ type searchBot struct {
 	tt     []ttEntry
 	plies  [][]move // move buffers, one per ply
 	limits pruneLimits
+	// stop, when set, is asked at every node whether to stop as if the
+	// budget were spent (SetStop).
+	stop func() bool
 }
+
+// SetStop has the search also ask stop at every node: a wasm build's
+// budget, by the fuel left (internal/housebots/hostplay).
+func (b *searchBot) SetStop(stop func() bool) { b.stop = stop }
 
 // pruneLimits say how much prune keeps.
 type pruneLimits struct {
@@ -128,7 +135,7 @@ func (b *searchBot) negamax(p *position, depth, ply, alpha, beta int) int {
 		return 0
 	}
 	b.nodes++
-	if b.nodes > b.budget {
+	if b.nodes > b.budget || (b.stop != nil && b.stop()) {
 		panic(errBudget{})
 	}
 	slot := &b.tt[p.hash&uint64(len(b.tt)-1)]
