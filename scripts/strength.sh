@@ -14,6 +14,7 @@
 # Some pairings only, separated by ";":
 #   STRENGTH_ONLY="dots-and-boxes search chains" scripts/strength.sh
 #   STRENGTH_ONLY="dots-and-boxes search chains;dots-and-boxes search greedy" scripts/strength.sh
+# STRENGTH_4X4=1 also solves the empty 4x4 board (hours of CPU, see the doc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quick=
@@ -139,3 +140,12 @@ STRENGTH_FREE=$free STRENGTH_SAFE_FREE=$safe STRENGTH_POSITIONS=$positions \
 echo
 echo "Exact values of small boards (package exact):"
 go test -count=1 -run 'TestTwoByTwo|TestThreeByThree' -v ./games/dotsandboxes/exact/ | grep -o '[0-9]x[0-9]: .*'
+# The alpha-beta solver: 3x4 takes a minute or two of CPU, 4x4 far longer.
+sizes=("3 4")
+[[ -n "$quick" ]] && sizes=("3 3")
+[[ -n "${STRENGTH_4X4:-}" ]] && sizes+=("4 4")
+go build -o "$out/solve" ./games/dotsandboxes/exact/solve
+for rc in "${sizes[@]}"; do
+  read -r r c <<<"$rc"
+  "$out/solve" -rows "$r" -cols "$c" | tail -1
+done
