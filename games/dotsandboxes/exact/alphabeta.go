@@ -6,26 +6,30 @@ import (
 )
 
 // AlphaBeta solves whole boards that the brute-force Solver cannot reach
-// (4x4 and beyond), after Barker and Korf ("Solving Dots-And-Boxes", AAAI
-// 2012): alpha-beta over the drawn edges, a transposition table keyed by
-// the smallest image of the position under the board's symmetries, and
-// two capture rules that cut the moves at a capturable box:
+// (3x4 and beyond), after Barker and Korf ("Solving Dots-And-Boxes", AAAI
+// 2012): alpha-beta over the drawn edges with null-window searches, a
+// transposition table keyed by the smallest image of the position under
+// the board's symmetries, and three rules that cut the moves at a
+// capturable box:
 //
 //   - a capturable box whose capture leaves no other box capturable (its
 //     missing side is on the border, or the box across it has at most one
 //     side drawn, or three, so that the same line takes both) is taken at
 //     once: any other move lets the opponent take it;
-//   - a capturable box at the start of a run of at least three boxes (the
-//     box across its missing side has two sides drawn, and the one after
-//     that two or three) is taken at once too: the choice that matters,
-//     taking the last two boxes or leaving them, is still there after it;
+//   - the first box of a run of three or more boxes open at one end (the
+//     boxes after it have two sides drawn, the run ends on the border or at
+//     a box with at most one) is taken at once too: the choice that
+//     matters, taking the last two boxes or leaving them, is still there
+//     after it;
 //   - at the open end of a run of exactly two boxes, only the two moves of
 //     that choice are tried: take the first box, or draw the far side of the
 //     second and leave both to the opponent.
 //
-// It shares no code with the house bots and, unlike Solver, does assume
-// this much theory; its tests check it against Solver on positions Solver
-// can reach.
+// A run open at both ends (a chain opened in its middle) gets every move:
+// drawing an edge inside it, which splits it into two pairs, can be the
+// right way to decline. It shares no code with the house bots and, unlike
+// Solver, assumes this much theory, so its tests check it against Solver on
+// positions Solver can reach.
 type AlphaBeta struct {
 	rows, cols, edges int
 	all               uint64
@@ -187,11 +191,10 @@ func (a *AlphaBeta) sides(drawn uint64, b int) int { return bits.OnesCount64(dra
 
 // other is the box across edge e from box b, or -1 (the border).
 func (a *AlphaBeta) other(e, b int) int {
-	if x := a.across[e]; x[0] == b {
-		return x[1]
-	} else {
+	if x := a.across[e]; x[0] != b {
 		return x[0]
 	}
+	return a.across[e][1]
 }
 
 // closes is the number of boxes that drawing e completes.
