@@ -114,11 +114,11 @@ for p in "${pairings[@]}"; do
       bot = field("bot"); firsts[bot] = field("firsts") + 0; games[bot] = field("games") + 0; score[bot] = field("score") + 0
     }
     END {
-      n = games[a]; w = firsts[a]; p = w / n; z = 1.96
+      n = games[a]; w = firsts[a]; p = w / n; z = 1.96; margin = (score[a] - score[b]) / n
       c = (p + z*z/(2*n)) / (1 + z*z/n)
       h = z * sqrt(p*(1-p)/n + z*z/(4*n*n)) / (1 + z*z/n)
       sub(/^wasm:.*\//, "wasm:", a); sub(/^wasm:.*\//, "wasm:", b)
-      printf "| %s | %s | %s | %d | %d | %.1f%% (%.1f-%.1f%%) | %+.2f | %d |\n", game, a, b, n, w, 100*p, 100*(c-h), 100*(c+h), (score[a]-score[b])/n, stopped
+      printf "| %s | %s | %s | %d | %d | %.1f%% (%.1f-%.1f%%) | %+.2f | %d |\n", game, a, b, n, w, 100*p, 100*(c-h), 100*(c+h), margin, stopped
     }'
 done
 [[ -n "${STRENGTH_ONLY:-}" ]] && exit 0
