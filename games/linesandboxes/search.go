@@ -25,10 +25,12 @@ const DefaultSearchBudget = 50_000
 // is quiet) the cheapest sacrifices are searched; see prune.
 type searchBot struct {
 	budget int
-	nodes  int
-	tt     []ttEntry
-	plies  [][]move // move buffers, one per ply
-	limits pruneLimits
+	// With at most endAt edges left, the budget is endBudget instead.
+	endAt, endBudget int
+	nodes            int
+	tt               []ttEntry
+	plies            [][]move // move buffers, one per ply
+	limits           pruneLimits
 }
 
 // pruneLimits say how much prune keeps.
@@ -60,15 +62,24 @@ const ttSize = 1 << 16
 // worst (BenchmarkDeepSearchMove).
 const DeepSearchBudget = 3 * DefaultSearchBudget
 
+// DeepEndgameBudget is search-deep's budget once at most deepEndAt edges
+// are left: enough to finish the exact, unpruned search from about 17 edges
+// left, where search (exact only below 14, pruning above) loses most boxes.
+// The slowest moves are these, some 0.4 s of CPU at worst; there are few of
+// them in a game (BenchmarkDeepSearchMove).
+const DeepEndgameBudget = 1_000_000
+
+const deepEndAt = 20
+
 // deepLimits are search-deep's: quiet lines of three edges are searched too
 // (one more way to change the parity of the safe phase), and endgames are
-// exact from 15 undrawn edges rather than 13.
+// exact from 17 undrawn edges rather than 13.
 var deepLimits = pruneLimits{maxQuietLength: 3, exactBelow: 16}
 
-// newDeepSearchBot is search-deep: more nodes, a table four times bigger
-// to hold them, and deepLimits.
+// newDeepSearchBot is search-deep: more nodes, many more near the end, a
+// table four times bigger to hold them, and deepLimits.
 func newDeepSearchBot() *searchBot {
-	return &searchBot{budget: DeepSearchBudget, tt: make([]ttEntry, 4*ttSize), limits: deepLimits}
+	return &searchBot{budget: DeepSearchBudget, endAt: deepEndAt, endBudget: DeepEndgameBudget, tt: make([]ttEntry, 4*ttSize), limits: deepLimits}
 }
 
 func newSearchBot(budget int) *searchBot {
@@ -83,6 +94,11 @@ func (b *searchBot) Act(s game.State, _ int) []byte {
 type errBudget struct{}
 
 func (b *searchBot) choose(p *position) move {
+	if p.left <= b.endAt {
+		if m, ok := b.solve(p); ok {
+			return m
+		}
+	}
 	b.nodes = 0
 	moves := b.limits.prune(p, p.moves(nil))
 	b.order(moves, move{})
@@ -95,6 +111,31 @@ func (b *searchBot) choose(p *position) move {
 		best = m
 	}
 	return best
+}
+
+// solve tries to play p exactly: iterative deepening over every move,
+// nothing pruned, on endBudget nodes. It reports false when the last
+// iteration (the one that reaches the end of every line of play) did not
+// finish; choose then searches as usual, on its usual budget, since a
+// shallow unpruned search is worse than a deep pruned one.
+func (b *searchBot) solve(p *position) (move, bool) {
+	limits, budget := b.limits, b.budget
+	defer func() { b.limits, b.budget = limits, budget }()
+	b.limits.exactBelow = 1 << 10
+	b.budget = b.endBudget
+	b.nodes = 0
+	moves := p.moves(nil)
+	b.order(moves, move{})
+	for depth := 1; depth <= p.left; depth++ {
+		m, ok := b.root(p, moves, depth)
+		if !ok {
+			return move{}, false
+		}
+		if depth == p.left {
+			return m, true
+		}
+	}
+	return move{}, false
 }
 
 // root searches every move to depth and returns the best, or false when the
