@@ -62,18 +62,20 @@ const ttSize = 1 << 16
 // worst (BenchmarkDeepSearchMove).
 const DeepSearchBudget = 3 * DefaultSearchBudget
 
-// DeepEndgameBudget is search-deep's budget once at most deepEndAt edges
-// are left: enough to finish the exact, unpruned search from about 17 edges
-// left, where search (exact only below 14, pruning above) loses most boxes.
-// The slowest moves are these, some 0.4 s of CPU at worst; there are few of
-// them in a game (BenchmarkDeepSearchMove).
-const DeepEndgameBudget = 1_000_000
+// DeepEndgameBudget is what search-deep's exact attempt (solve) may spend
+// once at most deepEndAt edges are left. Judged by an exact solver, search
+// (pruning from 14 edges left up) gives boxes away most often at 15 to 18
+// edges left; an unpruned search from there needs from under 100,000 to
+// several million nodes, so this finishes from about 16 edges, sometimes
+// more. A move whose attempt fails costs this plus DeepSearchBudget, the
+// slowest moves of the bot (BenchmarkDeepSearchMove).
+const DeepEndgameBudget = 500_000
 
-const deepEndAt = 20
+const deepEndAt = 18
 
 // deepLimits are search-deep's: quiet lines of three edges are searched too
-// (one more way to change the parity of the safe phase), and endgames are
-// exact from 17 undrawn edges rather than 13.
+// (one more way to change the parity of the safe phase), and when the exact
+// attempt fails nothing is pruned below 16 edges left rather than 14.
 var deepLimits = pruneLimits{maxQuietLength: 3, exactBelow: 16}
 
 // newDeepSearchBot is search-deep: more nodes, many more near the end, a
