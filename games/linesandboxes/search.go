@@ -57,9 +57,9 @@ const (
 
 const ttSize = 1 << 16
 
-// DeepSearchBudget is search-deep's budget: three times search's, about
-// 60 ms of CPU a move on average on the largest board and some 130 ms at
-// worst (BenchmarkDeepSearchMove).
+// DeepSearchBudget is search-deep's budget: three times search's. With the
+// exact attempts of DeepEndgameBudget it averaged 70 ms of CPU a move on the
+// largest board, 585 ms at worst (BenchmarkDeepSearchMove).
 const DeepSearchBudget = 3 * DefaultSearchBudget
 
 // DeepEndgameBudget is what search-deep's exact attempt (solve) may spend
