@@ -142,17 +142,24 @@ func start0(b *testing.B, mod func(*server.Options)) *running {
 
 // BenchmarkListLatency stores 100,000 finished matches (straight into the
 // database: storetest.FillFinished), then measures leaderboard and
-// match-list latency with wrk (a second process, 8 connections, as fast as
-// the server answers) while house-bot matches run back to back, beside
-// /healthz as the baseline of the same run.
-// Run with: go test -run '^$' -bench ListLatency -benchtime 1x ./internal/server/
-// (needs wrk: apt-get install wrk).
+// match-list latency at a fixed rate, open loop, from a second process
+// (scripts/openloop, built here), while matches run back to back: first
+// between house bots, then between two starter-kit wasm bots. In each phase
+// /healthz at the same rate is the baseline of the run.
+// Run with: nice -n -5 go test -run '^$' -bench ListLatency -benchtime 1x -timeout 30m ./internal/server/
+// (LATENCY_RATE and LATENCY_SECONDS change the rate and the measuring time.)
 func BenchmarkListLatency(b *testing.B) {
-	wrk, err := exec.LookPath("wrk")
-	if err != nil {
-		b.Skip("wrk is not installed (apt-get install wrk)")
-	}
 	const stored = 100_000
+	rate, secs := envInt("LATENCY_RATE", 1000), envInt("LATENCY_SECONDS", 20)
+	tool := filepath.Join(b.TempDir(), "openloop")
+	if out, err := exec.Command("go", "build", "-o", tool, "../../scripts/openloop").CombinedOutput(); err != nil {
+		b.Fatalf("building scripts/openloop: %v\n%s", err, out)
+	}
+	kitPath := wasmtest.GoBuild(b, "../../examples/go/dots-and-boxes", "")
+	kit, err := os.ReadFile(kitPath)
+	if err != nil {
+		b.Fatal(err)
+	}
 	r := start0(b, func(o *server.Options) { o.Games = []string{"dots-and-boxes"} })
 	st := r.Srv.Store()
 	ctx := context.Background()
@@ -162,43 +169,79 @@ func BenchmarkListLatency(b *testing.B) {
 	seats := []store.SeatRef{{BotID: b1.ID, VersionID: b1.ActiveVersion}, {BotID: b2.ID, VersionID: b2.ActiveVersion}}
 	fill := time.Now()
 	storetest.FillFinished(b, filepath.Join(r.dir, "arena.db"), "grid-royale", seats, stored)
-	b.Logf("stored %d matches in %v", stored, time.Since(fill))
-	p99 := regexp.MustCompile(`(?m)^\s+99%\s+([0-9.]+)(us|ms|s)`)
-	p50 := regexp.MustCompile(`(?m)^\s+50%\s+([0-9.]+)(us|ms|s)`)
-	rps := regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
-	ms := func(m []string) float64 {
-		v, _ := strconv.ParseFloat(m[1], 64)
-		switch m[2] {
-		case "us":
-			return v / 1000
-		case "s":
-			return v * 1000
-		}
-		return v
-	}
-	// /healthz first: the machine is shared, and the lists' figures mean
-	// something only beside this baseline measured in the same run.
-	for _, c := range []struct{ name, path string }{
-		{"healthz", "/healthz"},
+	b.Logf("stored %d matches in %v; GOMAXPROCS %d", stored, time.Since(fill), runtime.GOMAXPROCS(0))
+	lists := []struct{ name, path string }{
 		{"leaderboard", "/api/v1/games/grid-royale/leaderboard"},
 		{"matches", "/api/v1/matches?game=grid-royale&limit=50"},
 		{"matches-by-bot", fmt.Sprintf("/api/v1/matches?bot=%d&limit=50", b1.ID)},
 		{"matches-deep-page", "/api/v1/matches?game=grid-royale&limit=50&before=1000"},
 		{"matches-live", "/api/v1/matches?state=live&limit=50"},
-	} {
-		out, err := exec.Command(wrk, "-t1", "-c8", "-d10s", "--latency", r.URL+c.path).CombinedOutput()
-		if err != nil {
-			b.Fatalf("wrk: %v\n%s", err, out)
-		}
-		m50, m99, mr := p50.FindStringSubmatch(string(out)), p99.FindStringSubmatch(string(out)), rps.FindStringSubmatch(string(out))
-		if m50 == nil || m99 == nil || mr == nil {
-			b.Fatalf("wrk output:\n%s", out)
-		}
-		v, _ := strconv.ParseFloat(mr[1], 64)
-		b.ReportMetric(ms(m50), c.name+"-p50-ms")
-		b.ReportMetric(ms(m99), c.name+"-p99-ms")
-		b.ReportMetric(v, c.name+"-req/s")
 	}
+	line := regexp.MustCompile(`(?m)^url=(\S+) n=(\d+) errors=(\d+) p50_ms=([0-9.]+) p90_ms=[0-9.]+ p99_ms=([0-9.]+) p999_ms=[0-9.]+ max_ms=([0-9.]+) late_ms=([0-9.]+)$`)
+	measure := func(phase string) {
+		before := finishedMatches(b, r.URL)
+		// /healthz alone first, then the lists together at the same rate.
+		for _, urls := range [][]string{{"/healthz"}, nil} {
+			names := map[string]string{r.URL + "/healthz": "healthz", "all": "lists-all"}
+			if urls == nil {
+				for _, l := range lists {
+					urls = append(urls, l.path)
+				}
+			}
+			args := []string{"-rate", strconv.Itoa(rate), "-duration", fmt.Sprintf("%ds", secs), "-warmup", "3s"}
+			for _, u := range urls {
+				args = append(args, r.URL+u)
+			}
+			for _, l := range lists {
+				names[r.URL+l.path] = l.name
+			}
+			out, err := exec.Command(tool, args...).Output()
+			if err != nil {
+				b.Fatalf("openloop: %v\n%s", err, out)
+			}
+			load, _ := os.ReadFile("/proc/loadavg")
+			b.Logf("%s, load %s\n%s", phase, bytes.TrimSpace(load), out)
+			for _, m := range line.FindAllStringSubmatch(string(out), -1) {
+				if m[3] != "0" {
+					b.Errorf("%s: %s errors of %s requests", m[1], m[3], m[2])
+				}
+				p50, _ := strconv.ParseFloat(m[4], 64)
+				p99, _ := strconv.ParseFloat(m[5], 64)
+				b.ReportMetric(p50, phase+"-"+names[m[1]]+"-p50-ms")
+				b.ReportMetric(p99, phase+"-"+names[m[1]]+"-p99-ms")
+			}
+		}
+		if n := finishedMatches(b, r.URL) - before; n == 0 {
+			b.Errorf("%s: no match finished while measuring", phase)
+		} else {
+			b.Logf("%s: %d matches finished while measuring", phase, n)
+		}
+	}
+	measure("house")
+
+	// Two starter-kit wasm bots and one house bot: wasm in most matches.
+	tok := signup(b, r.URL, "bench")
+	for _, name := range []string{"kit1", "kit2"} {
+		if code := call(b, "POST", r.URL+"/api/v1/games/dots-and-boxes/bots/"+name, tok, bytes.NewReader(kit), "application/wasm", nil); code != 201 {
+			b.Fatalf("upload: %d", code)
+		}
+	}
+	g, _ := games.Lookup("dots-and-boxes")
+	for _, hb := range g.HouseBots() {
+		if hb.Name != "greedy" {
+			bot, _ := st.BotByName(ctx, house.ID, "dots-and-boxes", hb.Name)
+			st.Retire(ctx, bot.ID)
+		}
+	}
+	time.Sleep(5 * time.Second) // past the smoke matches, the house matches drained
+	measure("wasm")
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
 }
 
 // BenchmarkMemory runs rated matches back to back (Dots and Boxes between
