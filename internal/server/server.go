@@ -119,6 +119,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		return fail(err)
 	}
 	if !opt.NATS.NoWorkers {
+		setServingProcs(opt.Workers)
 		if s.pool, err = worker.New(s.q, worker.Options{Workers: opt.Workers, CacheDir: filepath.Join(opt.DataDir, "modules"), Log: opt.Log}); err != nil {
 			return fail(err)
 		}
