@@ -2,14 +2,26 @@
 # Makes the tables of docs/bots-strength.md in one command: seat-balanced
 # house-bot matches through `arena tournament` (each board played once with
 # each side first), the win rate with its 95% Wilson interval and the mean
-# margin, then the search's speed, its accuracy against the brute-force
-# solver and the solver's values of small boards.
+# margin, then the search's speed at each level, its accuracy against the
+# brute-force solver and the solver's values of small boards.
 # Usage: scripts/strength.sh [BOARDS] [PARALLEL]
-#   BOARDS (default 100) boards per pairing, so twice as many matches;
+#        scripts/strength.sh quick
+#   BOARDS (default 100) boards per pairing, so twice as many matches
+#   (pairings marked "half" below get half as many);
 #   PARALLEL (default 1) matches at once: the machine is shared, keep it low.
-# Only one pairing: STRENGTH_ONLY="dots-and-boxes search chains" scripts/strength.sh
+#   quick: one board per pairing and small sets, to check that every part
+#   of the script runs (a minute or two); its figures mean nothing.
+# Some pairings only, separated by ";":
+#   STRENGTH_ONLY="dots-and-boxes search chains" scripts/strength.sh
+#   STRENGTH_ONLY="dots-and-boxes search chains;dots-and-boxes search greedy" scripts/strength.sh
+# STRENGTH_4X4=1 also solves the empty 4x4 board (hours of CPU, see the doc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+quick=
+if [[ "${1:-}" == quick ]]; then
+  quick=1
+  set -- 1 1
+fi
 boards=${1:-100}
 parallel=${2:-1}
 out=$(mktemp -d)
@@ -22,7 +34,7 @@ go build -o "$out/arena" ./cmd/arena
 # three B. A win is A placed first; the margin is A's score minus the best
 # of the other three.
 four_player() {
-  local game=$1 a=$2 b=$3 n=$(($4 / 2)) wins=0 games=0 margin=0
+  local game=$1 a=$2 b=$3 n=$((($4 + 1) / 2)) wins=0 games=0 margin=0
   for ((seed = 1; seed <= n; seed++)); do
     for seat in 0 1 2 3; do
       local bots=()
@@ -43,16 +55,20 @@ four_player() {
     printf "| %s (4 players) | builtin:%s | 3 x builtin:%s | %d | %d | %.1f%% (%.1f-%.1f%%) | %+.2f | - |\n", game, a, b, n, w, 100*p, 100*(c-h), 100*(c+h), m/n }'
 }
 
-# pairings: game, challenger, opponent, extra tournament flags
-# ("--players 4" plays the challenger against three copies, see four_player)
+# pairings: game, challenger, opponent, extra flags
+# ("--players 4" plays the challenger against three copies, see four_player;
+# "half" plays half as many boards: the levels for people, which need less
+# precision than the strongest bot's rows).
 # A bot is a house bot's name or a full SPEC; wasm:KIT is the Dots and Boxes
 # search kit (examples/go/dots-and-boxes-search) built for the platform.
 GOOS=wasip1 GOARCH=wasm go build -trimpath -o "$out/kit.wasm" ./examples/go/dots-and-boxes-search
 pairings=(
   "dots-and-boxes search chains"
   "dots-and-boxes search greedy"
-  "dots-and-boxes search-medium chains"
-  "dots-and-boxes search-easy greedy"
+  "dots-and-boxes search-medium chains half"
+  "dots-and-boxes search-medium greedy half"
+  "dots-and-boxes search-easy chains half"
+  "dots-and-boxes search-easy greedy half"
   "dots-and-boxes wasm:KIT chains"
   "dots-and-boxes wasm:KIT search"
   "lines-and-boxes search-deep search"
@@ -60,7 +76,7 @@ pairings=(
   "grid-royale siege house --players 4"
 )
 if [[ -n "${STRENGTH_ONLY:-}" ]]; then
-  pairings=("$STRENGTH_ONLY")
+  IFS=';' read -r -a pairings <<<"$STRENGTH_ONLY"
 fi
 
 spec() {
@@ -75,12 +91,17 @@ echo "| game | bot | opponent | matches | wins | win rate (95% interval) | mean 
 echo "|---|---|---|---:|---:|---|---:|---:|"
 for p in "${pairings[@]}"; do
   read -r game a b flags <<<"$p"
-  if [[ "$flags" == *"--players 4"* ]]; then four_player "$game" "$a" "$b" "$boards"; continue; fi
+  n=$boards
+  if [[ " $flags " == *" half "* ]]; then
+    n=$(((boards + 1) / 2))
+    flags=${flags//half/}
+  fi
+  if [[ "$flags" == *"--players 4"* ]]; then four_player "$game" "$a" "$b" "$n"; continue; fi
   sa=$(spec "$a")
   sb=$(spec "$b")
   # shellcheck disable=SC2086
   "$out/arena" tournament --game "$game" --bot "$sa" --bot "$sb" \
-    --boards "$boards" --parallel "$parallel" --json $flags >"$out/t.json"
+    --boards "$n" --parallel "$parallel" --json $flags >"$out/t.json"
   # Answers stopped for running out of fuel or time, in all the matches.
   stopped=$({ grep -o '"\(fuel\|timeout\)":[0-9]*' "$out/t.json" || true; } | awk -F: '{n += $2} END {print n + 0}')
   # The standings hold each bot's firsts (wins), games and total score.
@@ -93,25 +114,38 @@ for p in "${pairings[@]}"; do
       bot = field("bot"); firsts[bot] = field("firsts") + 0; games[bot] = field("games") + 0; score[bot] = field("score") + 0
     }
     END {
-      n = games[a]; w = firsts[a]; p = w / n; z = 1.96
+      n = games[a]; w = firsts[a]; p = w / n; z = 1.96; margin = (score[a] - score[b]) / n
       c = (p + z*z/(2*n)) / (1 + z*z/n)
       h = z * sqrt(p*(1-p)/n + z*z/(4*n*n)) / (1 + z*z/n)
       sub(/^wasm:.*\//, "wasm:", a); sub(/^wasm:.*\//, "wasm:", b)
-      printf "| %s | %s | %s | %d | %d | %.1f%% (%.1f-%.1f%%) | %+.2f | %d |\n", game, a, b, n, w, 100*p, 100*(c-h), 100*(c+h), (score[a]-score[b])/n, stopped
+      printf "| %s | %s | %s | %d | %d | %.1f%% (%.1f-%.1f%%) | %+.2f | %d |\n", game, a, b, n, w, 100*p, 100*(c-h), 100*(c+h), margin, stopped
     }'
 done
 [[ -n "${STRENGTH_ONLY:-}" ]] && exit 0
 
+bench=100x free=${STRENGTH_FREE:-16} safe=${STRENGTH_SAFE_FREE:-20} positions=${STRENGTH_POSITIONS:-100}
+if [[ -n "$quick" ]]; then
+  bench=5x free=14 safe=14 positions=5
+fi
+
 echo
-echo "Speed of builtin:search, one move from a cold table (BenchmarkSearchMove):"
-go test -run '^$' -bench BenchmarkSearchMove -benchtime 100x ./games/dotsandboxes/ | grep Benchmark
+echo "Speed of builtin:search at each level, one move from a cold table (BenchmarkSearchMove):"
+go test -run '^$' -bench BenchmarkSearchMove -benchtime "$bench" ./games/dotsandboxes/ | grep Benchmark
 
 echo
 echo "Accuracy against the brute-force solver (TestSearchAccuracy):"
-STRENGTH_FREE=${STRENGTH_FREE:-16} STRENGTH_SAFE_FREE=${STRENGTH_SAFE_FREE:-20} \
-  STRENGTH_POSITIONS=${STRENGTH_POSITIONS:-100} \
+STRENGTH_FREE=$free STRENGTH_SAFE_FREE=$safe STRENGTH_POSITIONS=$positions \
   go test -count=1 -timeout 0 -run TestSearchAccuracy -v ./games/dotsandboxes/ | grep -o 'ACCURACY.*'
 
 echo
 echo "Exact values of small boards (package exact):"
 go test -count=1 -run 'TestTwoByTwo|TestThreeByThree' -v ./games/dotsandboxes/exact/ | grep -o '[0-9]x[0-9]: .*'
+# The alpha-beta solver: 3x4 takes a minute or two of CPU, 4x4 far longer.
+sizes=("3 4")
+[[ -n "$quick" ]] && sizes=("3 3")
+[[ -n "${STRENGTH_4X4:-}" ]] && sizes+=("4 4")
+go build -o "$out/solve" ./games/dotsandboxes/exact/solve
+for rc in "${sizes[@]}"; do
+  read -r r c <<<"$rc"
+  "$out/solve" -rows "$r" -cols "$c" | tail -1
+done

@@ -254,14 +254,16 @@ func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error
 			return nil, fmt.Errorf("seat %d names no bot", i)
 		}
 	}
-	nc := p.q.JS.Conn()
-	subject := jobs.LiveSubject(j.MatchID)
-	rn := match.Runner{OnTurn: func(t *replay.Turn, _ game.State) {
-		data, err := json.Marshal(t)
-		if err == nil && !j.Check {
-			nc.Publish(subject, data)
+	var rn match.Runner
+	if !j.Check {
+		live := newLiveBatch(p.q.JS.Conn(), jobs.LiveSubject(j.MatchID))
+		defer live.flush()
+		rn.OnTurn = func(t *replay.Turn, _ game.State) {
+			if data, err := json.Marshal(t); err == nil {
+				live.add(t.Turn, data)
+			}
 		}
-	}}
+	}
 	start := time.Now()
 	cfg := game.Config{Seed: j.Seed, Players: len(specs), Params: game.Params(j.Params)}
 	rep, err := rn.Play(ctx, g, cfg, spec.Opener(specs))

@@ -48,8 +48,8 @@ func results(t *testing.T, q *jobs.Queue, n int, timeout time.Duration) map[int6
 		if err != nil {
 			continue
 		}
-		var r jobs.Result
-		if err := json.Unmarshal(msg.Data(), &r); err != nil {
+		r, err := jobs.DecodeResult(msg.Data())
+		if err != nil {
 			t.Fatal(err)
 		}
 		if _, dup := out[r.MatchID]; dup {
@@ -137,8 +137,23 @@ func TestWorkerRunsJobs(t *testing.T) {
 	if len(got[5].Seats) != 4 {
 		t.Fatalf("4-player match: %+v", got[5])
 	}
-	if len(live) == 0 {
-		t.Fatal("no live turns published")
+	// Every turn of match 2 was published, in order, in batches.
+	var turns []jobs.LiveTurn
+	for len(live) > 0 {
+		batch, err := jobs.DecodeTurns(<-live)
+		if err != nil {
+			t.Fatal(err)
+		}
+		turns = append(turns, batch...)
+	}
+	if int64(len(turns)) != r2.Turns {
+		t.Fatalf("%d live turns, the match had %d", len(turns), r2.Turns)
+	}
+	for i, tu := range turns {
+		var rt replay.Turn
+		if err := json.Unmarshal(tu.JSON, &rt); err != nil || tu.N != i+1 || rt.Turn != i+1 {
+			t.Fatalf("live turn %d: number %d, %v, %.80q", i+1, tu.N, err, tu.JSON)
+		}
 	}
 	if n, _ := q.Pending(context.Background()); n != 0 {
 		t.Fatalf("%d jobs left", n)

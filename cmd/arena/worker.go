@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/worker"
 )
@@ -68,6 +69,11 @@ func (c *workerCmd) Run() error {
 		Log: log, Name: c.Name, Announce: c.Announce})
 	if err != nil {
 		return fmt.Errorf("worker: %w", err)
+	}
+	// Fingerprint every game's rules now (one short match each) rather than
+	// inside the first job of each game.
+	for _, g := range games.All() {
+		worker.BuildFor(g.Info().ID)
 	}
 	a := pool.Announcement()
 	log.Info("arena worker: ready", "nats", url, "name", a.Name, "id", a.ID, "parallel", pool.Size(), "ack_wait", q.AckWait)

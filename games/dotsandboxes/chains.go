@@ -20,7 +20,19 @@ import (
 //   - when it is handed a chain or loop, it takes all but the last two boxes
 //     (four for a loop) and declines those ("double-dealing") whenever keeping
 //     control is worth more than the boxes given.
-type chainsBot struct{ seeded }
+type chainsBot struct {
+	seeded
+	// stop, when set, is asked at every node of the searches whether to give
+	// up as if over budget (SetStop).
+	stop func() bool
+	// loony is kept for the match: its values depend only on the
+	// components, so what one move learnt the next need not pay for again.
+	loony *loony
+}
+
+// SetStop has the bot's searches also ask stop at every node: a wasm
+// build's budget, by the fuel left (internal/housebots/hostplay).
+func (b *chainsBot) SetStop(stop func() bool) { b.stop = stop }
 
 // safeSearchNodes bounds the parity search, so a move costs a few ms at most.
 const safeSearchNodes = 200_000
@@ -35,28 +47,36 @@ func (b *chainsBot) Act(st game.State, seat int) []byte {
 
 func (b *chainsBot) choose(s *State, seat int) Edge {
 	bd := s.Board
+	if b.loony == nil {
+		b.loony = newLoony()
+	}
+	b.loony.stop, b.loony.stopped = b.stop, false
 	closing, safe, _ := bd.classify()
 	if safe == 0 {
-		if e, ok := newEndgame().bestMove(&bd); ok {
+		g := newEndgame()
+		g.stop = b.stop
+		if e, ok := g.bestMove(&bd); ok {
 			return e
 		}
 	}
 	switch {
 	case closing != 0:
-		return capture(&bd, closing)
+		return capture(&bd, closing, b.loony)
 	case safe != 0:
-		if e, ok := newParitySearch().best(&bd, safe); ok {
+		ps := newParitySearch()
+		ps.stop, ps.loony = b.stop, b.loony
+		if e, ok := ps.best(&bd, safe); ok {
 			return e
 		}
 		return b.pick(s, seat, safe)
 	}
-	return sacrifice(&bd)
+	return sacrifice(&bd, b.loony)
 }
 
 // capture decides between taking and keeping control at the end of the
 // last chain, by counting chains and loops (the fallback when the exact
 // endgame search is over its budget, and the rule while safe edges remain).
-func capture(bd *Board, closing uint64) Edge {
+func capture(bd *Board, closing uint64, l *loony) Edge {
 	e, decline, given := bd.captureChoice(closing)
 	if decline == NoEdge {
 		return e
@@ -66,7 +86,7 @@ func capture(bd *Board, closing uint64) Edge {
 	if _, safe, _ := rest.classify(); safe != 0 {
 		return e // not the endgame yet: boxes now beat control later
 	}
-	v := newLoony().value(components(&rest))
+	v := l.value(components(&rest))
 	// Taking all: given boxes now, then we must open (worth v to us).
 	// Declining: the opponent gets them and must open (worth -v to us).
 	if -given-v > given+v {
@@ -77,9 +97,8 @@ func capture(bd *Board, closing uint64) Edge {
 
 // sacrifice opens the component that costs least, with the least damaging
 // edge: a two-chain by its middle edge.
-func sacrifice(bd *Board) Edge {
+func sacrifice(bd *Board, l *loony) Edge {
 	comps := components(bd)
-	l := newLoony()
 	best, bestVal := -1, 0
 	for i := range comps {
 		rest := append(append([]component(nil), comps[:i]...), comps[i+1:]...)
@@ -208,7 +227,14 @@ func components(b *Board) []component {
 
 // loony values endgames made only of chains and loops, where the player to
 // move must open one. Values are net boxes for the player to move.
-type loony struct{ memo map[string]int }
+type loony struct {
+	memo map[string]int
+	// stop, when set, is asked at every valuation not memoised yet; once it
+	// says stop, every such value is 0 and nothing more is memoised
+	// (stopped), so the memo holds only exact values.
+	stop    func() bool
+	stopped bool
+}
 
 func newLoony() *loony { return &loony{memo: map[string]int{}} }
 
@@ -224,6 +250,10 @@ func (l *loony) value(comps []component) int {
 	if v, ok := l.memo[string(key)]; ok {
 		return v
 	}
+	if l.stopped || (l.stop != nil && l.stop()) {
+		l.stopped = true
+		return 0
+	}
 	best := 0
 	for i := range comps {
 		rest := append(append([]component(nil), comps[:i]...), comps[i+1:]...)
@@ -231,7 +261,9 @@ func (l *loony) value(comps []component) int {
 			best = v
 		}
 	}
-	l.memo[string(key)] = best
+	if !l.stopped {
+		l.memo[string(key)] = best
+	}
 	return best
 }
 
@@ -257,6 +289,7 @@ type paritySearch struct {
 	memo  map[uint64]int
 	nodes int
 	loony *loony
+	stop  func() bool
 }
 
 func newParitySearch() *paritySearch {
@@ -290,7 +323,7 @@ func (p *paritySearch) value(b *Board) (int, bool) {
 		return v, true
 	}
 	p.nodes++
-	if p.nodes > safeSearchNodes {
+	if p.nodes > safeSearchNodes || (p.stop != nil && p.stop()) {
 		return 0, false
 	}
 	_, safe, _ := b.classify()

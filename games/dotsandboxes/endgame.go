@@ -14,6 +14,7 @@ const endgameNodes = 100_000
 type endgame struct {
 	memo  map[uint64]int8
 	nodes int
+	stop  func() bool // when set, asked at every node: give up as if over budget
 }
 
 func newEndgame() *endgame { return &endgame{memo: map[uint64]int8{}} }
@@ -27,7 +28,7 @@ func (g *endgame) value(b *Board) (int, bool) {
 	if v, ok := g.memo[b.Drawn]; ok {
 		return int(v), true
 	}
-	if g.nodes++; g.nodes > endgameNodes {
+	if g.nodes++; g.nodes > endgameNodes || (g.stop != nil && g.stop()) {
 		return 0, false
 	}
 	best, ok := g.best(b)

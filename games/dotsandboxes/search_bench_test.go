@@ -36,12 +36,23 @@ func benchPositions(b *testing.B) []Board {
 	return out
 }
 
-// BenchmarkSearchMove times one move of builtin:search from a cold table on
-// positions from every stage of a game, and reports its mean and worst CPU
-// time (Linux thread time, so that other people's load on the machine does
-// not count) and the nodes it searches per CPU second. Moves in a match are
-// cheaper: the table carries over from the previous move.
+// BenchmarkSearchMove times one move of each level of builtin:search from
+// a cold table on positions from every stage of a game, and reports its
+// mean and worst CPU time (Linux thread time, so that other people's load
+// on the machine does not count) and the nodes it searches per CPU second.
+// Moves in a match are cheaper: the table carries over from the previous
+// move. The levels are limited by nodes, so the work of a move is the same
+// on every run; only its time varies with the machine.
 func BenchmarkSearchMove(b *testing.B) {
+	for _, lv := range []struct {
+		name string
+		lv   searchLevel
+	}{{"easy", levelEasy}, {"medium", levelMedium}, {"hard", levelHard}} {
+		b.Run(lv.name, func(b *testing.B) { benchSearchLevel(b, lv.lv) })
+	}
+}
+
+func benchSearchLevel(b *testing.B, lv searchLevel) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	positions := benchPositions(b)
@@ -51,7 +62,7 @@ func BenchmarkSearchMove(b *testing.B) {
 	for b.Loop() {
 		pos := positions[i%len(positions)]
 		i++
-		s := newSearcher(levelHard)
+		s := newSearcher(lv)
 		t0 := threadCPU()
 		s.bestMove(&pos)
 		d := threadCPU() - t0
@@ -62,4 +73,5 @@ func BenchmarkSearchMove(b *testing.B) {
 	b.ReportMetric(float64(nodes)/total.Seconds(), "nodes/cpu-s")
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(i), "cpu-ms/move")
 	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-cpu-ms")
+	b.ReportMetric(float64(nodes)/float64(i), "nodes/move")
 }

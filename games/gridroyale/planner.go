@@ -67,6 +67,28 @@ type planner struct {
 	homing  map[int]bool // own unit id -> it is carrying its cargo home
 	blocked map[int]int  // own unit id -> turns in a row it found its way blocked
 	batch   Batch
+
+	// stop, when set, is asked before each unit's goal whether the turn's
+	// budget is spent (SetStop).
+	stop func() bool
+}
+
+// SetStop has the planner ask stop before giving each unit its goal, and
+// give the units left none once it says so: a wasm build's budget, by the
+// fuel left (internal/housebots/hostplay). The native bot has no budget.
+func (p *planner) SetStop(stop func() bool) { p.stop = stop }
+
+// SetStop is the planner's, asked also before each model of a rival is run
+// and by the models themselves.
+func (b *siegeBot) SetStop(stop func() bool) {
+	b.p.stop = stop
+	for _, r := range b.rivals {
+		for _, m := range r.models {
+			if m != nil {
+				m.stop = stop
+			}
+		}
+	}
 }
 
 const (
@@ -257,9 +279,17 @@ func (p *planner) plan() {
 	slices.SortStableFunc(own, func(a, b int) int { return s.Units[b].Cargo - s.Units[a].Cargo })
 	p.rams(own)
 	for _, i := range own {
-		if !p.decided[i] {
-			p.goal(i)
+		if p.decided[i] {
+			continue
 		}
+		if p.stop != nil && p.stop() {
+			// Out of budget (a wasm build's fuel): the units not given a
+			// goal yet, the least laden, stay and harvest, or step back
+			// into the zone; settling them costs little.
+			p.ncand[i] = 0
+			continue
+		}
+		p.goal(i)
 	}
 	for progress := true; progress; {
 		progress = false

@@ -81,15 +81,24 @@ func (b *siegeBot) Act(st game.State, seat int) []byte {
 // this turn's guesses.
 func (b *siegeBot) predict() {
 	s := b.p.s
-	for e := range b.rivals {
+	for n := range b.rivals {
+		// With a budget (SetStop) the rivals take turns at coming first, so
+		// that a short budget does not always skip the same one.
+		e := (n + s.TurnNum) % len(b.rivals)
 		if e == b.p.seat || s.Out[e] {
 			continue
 		}
 		r := &b.rivals[e]
 		if r.models[0] == nil {
-			r.models = [2]*planner{{opt: houseOptions}, {opt: harvesterOptions}}
+			r.models = [2]*planner{{opt: houseOptions, stop: b.p.stop}, {opt: harvesterOptions, stop: b.p.stop}}
 		}
 		for k, m := range r.models {
+			if b.p.stop != nil && b.p.stop() {
+				// No budget left for this model: it guesses nothing this
+				// turn, and is not scored on stale guesses next turn.
+				r.guess[k] = r.guess[k][:0]
+				continue
+			}
 			for _, g := range r.guess[k] {
 				if i := s.UnitIndex(g.id); i >= 0 {
 					if s.Units[i].Y*s.W+s.Units[i].X == g.cell {

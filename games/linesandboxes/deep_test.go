@@ -53,3 +53,56 @@ func TestDeepSearchTakesTheFreeBox(t *testing.T) {
 		t.Fatalf("search-deep answered %s, want a line through B1-B2 that takes box A1", got)
 	}
 }
+
+// TestDeepSearchKeepsExactValue: from 15 edges left search-deep finishes
+// its exact search, so on late positions its move must keep the value the
+// separate exact solver gives. The positions come from greedy games on
+// fixed seeds (4x4 and 4x5 boards with random pre-drawn lines), taken once
+// at most 15, 13 and 11 edges are left.
+func TestDeepSearchKeepsExactValue(t *testing.T) {
+	seeds := 6
+	if testing.Short() {
+		seeds = 2
+	}
+	judged, searchKept := 0, 0
+	for i := 0; i < seeds; i++ {
+		seed := uint64(700 + i)
+		s, err := NewState(seed, game.Params{"rows": "4", "cols": fmt.Sprint(4 + i%2), "predrawn": "-1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := newExactSolver(s.g)
+		greedy := [2]game.HouseBot{houseBot(t, "greedy", seed, 0), houseBot(t, "greedy", seed+1, 1)}
+		next := 0 // the next of the thresholds below
+		for !s.Done() {
+			if thresholds := []int{15, 13, 11}; next < len(thresholds) && s.left <= thresholds[next] {
+				for next < len(thresholds) && s.left <= thresholds[next] {
+					next++
+				}
+				want := x.value(s.drawn)
+				for _, name := range []string{"search-deep", "search"} {
+					c := *s
+					c.moves = append([]Move(nil), s.moves...)
+					c.owner = append([]int8(nil), s.owner...)
+					seat := c.ToMove()
+					before := c.scores[seat]
+					c.Apply(answersFor(seat, houseBot(t, name, 1, seat).Act(&c, seat)))
+					got := int(c.scores[seat]-before) - x.value(c.drawn)
+					switch {
+					case name == "search" && got == want:
+						searchKept++
+					case name == "search-deep" && got != want:
+						t.Errorf("seed %d, %d edges left: search-deep's move is worth %d, the position %d", seed, s.left, got, want)
+					}
+				}
+				judged++
+			}
+			seat := s.ToMove()
+			s.Apply(answersFor(seat, greedy[seat].Act(s, seat)))
+		}
+	}
+	t.Logf("%d positions: search-deep kept the exact value on all, search on %d", judged, searchKept)
+	if judged < 2*seeds {
+		t.Fatalf("only %d positions judged", judged)
+	}
+}

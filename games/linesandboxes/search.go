@@ -25,11 +25,20 @@ const DefaultSearchBudget = 50_000
 // is quiet) the cheapest sacrifices are searched; see prune.
 type searchBot struct {
 	budget int
-	nodes  int
-	tt     []ttEntry
-	plies  [][]move // move buffers, one per ply
-	limits pruneLimits
+	// With at most endAt edges left, the budget is endBudget instead.
+	endAt, endBudget int
+	nodes            int
+	tt               []ttEntry
+	plies            [][]move // move buffers, one per ply
+	limits           pruneLimits
+	// stop, when set, is asked at every node whether to stop as if the
+	// budget were spent (SetStop).
+	stop func() bool
 }
+
+// SetStop has the search also ask stop at every node: a wasm build's
+// budget, by the fuel left (internal/housebots/hostplay).
+func (b *searchBot) SetStop(stop func() bool) { b.stop = stop }
 
 // pruneLimits say how much prune keeps.
 type pruneLimits struct {
@@ -55,20 +64,31 @@ const (
 
 const ttSize = 1 << 16
 
-// DeepSearchBudget is search-deep's budget: three times search's, about
-// 60 ms of CPU a move on average on the largest board and some 130 ms at
-// worst (BenchmarkDeepSearchMove).
+// DeepSearchBudget is search-deep's budget: three times search's. With the
+// exact attempts of DeepEndgameBudget it averaged 70 ms of CPU a move on the
+// largest board, 585 ms at worst (BenchmarkDeepSearchMove).
 const DeepSearchBudget = 3 * DefaultSearchBudget
 
+// DeepEndgameBudget is what search-deep's exact attempt (solve) may spend
+// once at most deepEndAt edges are left. Judged by an exact solver, search
+// (pruning from 14 edges left up) gives boxes away most often at 15 to 18
+// edges left; an unpruned search from there needs from under 100,000 to
+// several million nodes, so this finishes from about 16 edges, sometimes
+// more. A move whose attempt fails costs this plus DeepSearchBudget, the
+// slowest moves of the bot (BenchmarkDeepSearchMove).
+const DeepEndgameBudget = 500_000
+
+const deepEndAt = 18
+
 // deepLimits are search-deep's: quiet lines of three edges are searched too
-// (one more way to change the parity of the safe phase), and endgames are
-// exact from 15 undrawn edges rather than 13.
+// (one more way to change the parity of the safe phase), and when the exact
+// attempt fails nothing is pruned below 16 edges left rather than 14.
 var deepLimits = pruneLimits{maxQuietLength: 3, exactBelow: 16}
 
-// newDeepSearchBot is search-deep: more nodes, a table four times bigger
-// to hold them, and deepLimits.
+// newDeepSearchBot is search-deep: more nodes, many more near the end, a
+// table four times bigger to hold them, and deepLimits.
 func newDeepSearchBot() *searchBot {
-	return &searchBot{budget: DeepSearchBudget, tt: make([]ttEntry, 4*ttSize), limits: deepLimits}
+	return &searchBot{budget: DeepSearchBudget, endAt: deepEndAt, endBudget: DeepEndgameBudget, tt: make([]ttEntry, 4*ttSize), limits: deepLimits}
 }
 
 func newSearchBot(budget int) *searchBot {
@@ -83,6 +103,11 @@ func (b *searchBot) Act(s game.State, _ int) []byte {
 type errBudget struct{}
 
 func (b *searchBot) choose(p *position) move {
+	if p.left <= b.endAt {
+		if m, ok := b.solve(p); ok {
+			return m
+		}
+	}
 	b.nodes = 0
 	moves := b.limits.prune(p, p.moves(nil))
 	b.order(moves, move{})
@@ -95,6 +120,31 @@ func (b *searchBot) choose(p *position) move {
 		best = m
 	}
 	return best
+}
+
+// solve tries to play p exactly: iterative deepening over every move,
+// nothing pruned, on endBudget nodes. It reports false when the last
+// iteration (the one that reaches the end of every line of play) did not
+// finish; choose then searches as usual, on its usual budget, since a
+// shallow unpruned search is worse than a deep pruned one.
+func (b *searchBot) solve(p *position) (move, bool) {
+	limits, budget := b.limits, b.budget
+	defer func() { b.limits, b.budget = limits, budget }()
+	b.limits.exactBelow = 1 << 10
+	b.budget = b.endBudget
+	b.nodes = 0
+	moves := p.moves(nil)
+	b.order(moves, move{})
+	for depth := 1; depth <= p.left; depth++ {
+		m, ok := b.root(p, moves, depth)
+		if !ok {
+			return move{}, false
+		}
+		if depth == p.left {
+			return m, true
+		}
+	}
+	return move{}, false
 }
 
 // root searches every move to depth and returns the best, or false when the
@@ -128,7 +178,7 @@ func (b *searchBot) negamax(p *position, depth, ply, alpha, beta int) int {
 		return 0
 	}
 	b.nodes++
-	if b.nodes > b.budget {
+	if b.nodes > b.budget || (b.stop != nil && b.stop()) {
 		panic(errBudget{})
 	}
 	slot := &b.tt[p.hash&uint64(len(b.tt)-1)]

@@ -2,9 +2,12 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // pageCache keeps the encoded answers of the public lists (leaderboards and
@@ -13,14 +16,32 @@ import (
 // and dropped when any write moves the generation on, so a cached answer is
 // never older than the database. At most maxCachedPages pages and
 // maxCachedBytes bytes are kept, whatever queries strangers make up.
+//
+// While matches run back to back the generation moves several times a
+// second, so pages are rebuilt often. A rebuild is shared (load): requests
+// for the same page at the same generation that arrive while it is being
+// built wait for it instead of each querying the store, which under a
+// steady rate of requests turned every change of generation into a burst
+// of identical queries.
 type pageCache struct {
-	mu    sync.Mutex
-	gen   uint64
-	pages map[string][]byte
-	bytes int
+	mu      sync.Mutex
+	gen     uint64
+	pages   map[string][]byte
+	bytes   int
+	flights map[string]*flight // pages being built, by key
+	shared  int                // requests that waited for another's build (tests)
+}
+
+// flight is one build of a page, shared by the requests that wait for it.
+type flight struct {
+	gen  uint64
+	done chan struct{}
+	page []byte
+	err  error
 }
 
 const (
+	buildTimeout   = 30 * time.Second
 	maxCachedPages = 256
 	maxCachedBytes = 8 << 20
 )
@@ -52,21 +73,65 @@ func (c *pageCache) put(gen uint64, key string, page []byte) {
 	c.pages[key] = page
 }
 
-// cached answers a GET of a public list from the cache, or by calling
-// build (which reads the store) and caching its answer.
-func (a *API) cached(w http.ResponseWriter, r *http.Request, build func() (any, error)) error {
-	gen := a.st.Generation()
-	key := r.URL.Path + "?" + r.URL.RawQuery
-	if page, ok := a.pages.get(gen, key); ok {
-		writeBody(w, http.StatusOK, page)
-		return nil
+// load answers the page key at generation gen: from the cache, from a
+// build of the same page at the same generation already under way, or by
+// calling build and caching its answer. A build started at an older
+// generation is never shared: it may not show a write the caller has seen.
+// An error is shared with the requests that waited, and not cached.
+func (c *pageCache) load(gen uint64, key string, build func() ([]byte, error)) ([]byte, error) {
+	c.mu.Lock()
+	if gen == c.gen {
+		if page, ok := c.pages[key]; ok {
+			c.mu.Unlock()
+			return page, nil
+		}
 	}
-	v, err := build()
+	if f := c.flights[key]; f != nil && f.gen == gen {
+		c.shared++
+		c.mu.Unlock()
+		<-f.done
+		return f.page, f.err
+	}
+	f := &flight{gen: gen, done: make(chan struct{})}
+	if c.flights == nil {
+		c.flights = map[string]*flight{}
+	}
+	c.flights[key] = f
+	c.mu.Unlock()
+
+	defer func() {
+		c.mu.Lock()
+		if c.flights[key] == f {
+			delete(c.flights, key)
+		}
+		c.mu.Unlock()
+		close(f.done)
+	}()
+	f.err = errors.New("building the page did not finish") // should build panic
+	f.page, f.err = build()
+	if f.err == nil {
+		c.put(gen, key, f.page)
+	}
+	return f.page, f.err
+}
+
+// cached answers a GET of a public list from the cache, or by calling
+// build (which reads the store) and caching its answer. The build is shared
+// by the requests that wait for it, so it does not end when the request
+// that started it goes away (only at buildTimeout).
+func (a *API) cached(w http.ResponseWriter, r *http.Request, build func(context.Context) (any, error)) error {
+	page, err := a.pages.load(a.st.Generation(), r.URL.Path+"?"+r.URL.RawQuery, func() ([]byte, error) {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), buildTimeout)
+		defer cancel()
+		v, err := build(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return encodeJSON(v), nil
+	})
 	if err != nil {
 		return err
 	}
-	page := encodeJSON(v)
-	a.pages.put(gen, key, page)
 	writeBody(w, http.StatusOK, page)
 	return nil
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -378,8 +379,8 @@ func (a *API) leaderboard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.cached(w, r, func() (any, error) {
-		rows, err := a.st.Leaderboard(r.Context(), g.Info().ID, cur, limit)
+	return a.cached(w, r, func(ctx context.Context) (any, error) {
+		rows, err := a.st.Leaderboard(ctx, g.Info().ID, cur, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -781,8 +782,8 @@ func (a *API) matches(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.cached(w, r, func() (any, error) {
-		ms, err := a.st.Matches(r.Context(), f)
+	return a.cached(w, r, func(ctx context.Context) (any, error) {
+		ms, err := a.st.Matches(ctx, f)
 		if err != nil {
 			return nil, err
 		}

@@ -223,20 +223,27 @@ func (q *Queue) Publish(ctx context.Context, j Job) error {
 // duplicate when the stream already had a result of the match (a late copy
 // from a worker that was cut off while another ran the match again).
 func (q *Queue) PublishResult(ctx context.Context, r Result) (duplicate bool, err error) {
-	dup, err := q.publish(ctx, ResultSubject, "result", r.MatchID, r.Check, r)
+	data, err := EncodeResult(r)
+	if err != nil {
+		return false, fmt.Errorf("jobs: result of match %d: %w", r.MatchID, err)
+	}
+	dup, err := q.publish(ctx, ResultSubject, "result", r.MatchID, r.Check, data)
 	if err != nil {
 		return false, fmt.Errorf("jobs: publish result of match %d: %w", r.MatchID, err)
 	}
 	return dup, nil
 }
 
-// publish sends v as JSON with the message id KIND-MATCH ("check-" before
+// publish sends v (as JSON unless it is encoded already) with the message id KIND-MATCH ("check-" before
 // it for a determinism check's second run, which is a message of its own),
 // and reports whether the stream had that id already.
 func (q *Queue) publish(ctx context.Context, subject, kind string, matchID int64, check bool, v any) (duplicate bool, err error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return false, err
+	data, ok := v.([]byte)
+	if !ok {
+		var err error
+		if data, err = json.Marshal(v); err != nil {
+			return false, err
+		}
 	}
 	id := kind + "-" + strconv.FormatInt(matchID, 10)
 	if check {

@@ -5,12 +5,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"testing"
 	"time"
@@ -56,8 +58,12 @@ func finishedRated(b testing.TB, s *store.Store) int {
 func BenchmarkThroughput(b *testing.B) {
 	const workers = 2
 	window := 20 * time.Second
+	// The service raises GOMAXPROCS (servingProcs); the raw engine runs at
+	// the default, as `arena tournament` does.
+	procs0 := runtime.GOMAXPROCS(0)
 	for _, kind := range []string{"house", "wasm"} {
 		b.Run(kind, func(b *testing.B) {
+			runtime.GOMAXPROCS(procs0)
 			g, _ := games.Lookup("dots-and-boxes")
 			specs := []string{"builtin:chains", "builtin:greedy", "builtin:random"}
 			var kit []byte
@@ -142,17 +148,25 @@ func start0(b *testing.B, mod func(*server.Options)) *running {
 
 // BenchmarkListLatency stores 100,000 finished matches (straight into the
 // database: storetest.FillFinished), then measures leaderboard and
-// match-list latency with wrk (a second process, 8 connections, as fast as
-// the server answers) while house-bot matches run back to back, beside
-// /healthz as the baseline of the same run.
-// Run with: go test -run '^$' -bench ListLatency -benchtime 1x ./internal/server/
-// (needs wrk: apt-get install wrk).
+// match-list latency at a fixed rate, open loop, from a second process
+// (scripts/openloop, built here), while matches run back to back: first
+// between house bots, then between two starter-kit wasm bots. In each phase
+// /healthz at the same rate is the baseline of the run.
+// Run with: nice -n -5 go test -run '^$' -bench ListLatency -benchtime 1x -timeout 30m ./internal/server/
+// (LATENCY_RATE and LATENCY_SECONDS change the rate and the measuring time;
+// LATENCY_ORDER=reverse measures servingProcs's setting first.)
 func BenchmarkListLatency(b *testing.B) {
-	wrk, err := exec.LookPath("wrk")
-	if err != nil {
-		b.Skip("wrk is not installed (apt-get install wrk)")
-	}
 	const stored = 100_000
+	rate, secs := envInt("LATENCY_RATE", 1000), envInt("LATENCY_SECONDS", 20)
+	tool := filepath.Join(b.TempDir(), "openloop")
+	if out, err := exec.Command("go", "build", "-o", tool, "../../scripts/openloop").CombinedOutput(); err != nil {
+		b.Fatalf("building scripts/openloop: %v\n%s", err, out)
+	}
+	kitPath := wasmtest.GoBuild(b, "../../examples/go/dots-and-boxes", "")
+	kit, err := os.ReadFile(kitPath)
+	if err != nil {
+		b.Fatal(err)
+	}
 	r := start0(b, func(o *server.Options) { o.Games = []string{"dots-and-boxes"} })
 	st := r.Srv.Store()
 	ctx := context.Background()
@@ -162,43 +176,131 @@ func BenchmarkListLatency(b *testing.B) {
 	seats := []store.SeatRef{{BotID: b1.ID, VersionID: b1.ActiveVersion}, {BotID: b2.ID, VersionID: b2.ActiveVersion}}
 	fill := time.Now()
 	storetest.FillFinished(b, filepath.Join(r.dir, "arena.db"), "grid-royale", seats, stored)
-	b.Logf("stored %d matches in %v", stored, time.Since(fill))
-	p99 := regexp.MustCompile(`(?m)^\s+99%\s+([0-9.]+)(us|ms|s)`)
-	p50 := regexp.MustCompile(`(?m)^\s+50%\s+([0-9.]+)(us|ms|s)`)
-	rps := regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
-	ms := func(m []string) float64 {
-		v, _ := strconv.ParseFloat(m[1], 64)
-		switch m[2] {
-		case "us":
-			return v / 1000
-		case "s":
-			return v * 1000
-		}
-		return v
-	}
-	// /healthz first: the machine is shared, and the lists' figures mean
-	// something only beside this baseline measured in the same run.
-	for _, c := range []struct{ name, path string }{
-		{"healthz", "/healthz"},
+	b.Logf("stored %d matches in %v; GOMAXPROCS %d", stored, time.Since(fill), runtime.GOMAXPROCS(0))
+	lists := []struct{ name, path string }{
 		{"leaderboard", "/api/v1/games/grid-royale/leaderboard"},
 		{"matches", "/api/v1/matches?game=grid-royale&limit=50"},
 		{"matches-by-bot", fmt.Sprintf("/api/v1/matches?bot=%d&limit=50", b1.ID)},
 		{"matches-deep-page", "/api/v1/matches?game=grid-royale&limit=50&before=1000"},
 		{"matches-live", "/api/v1/matches?state=live&limit=50"},
-	} {
-		out, err := exec.Command(wrk, "-t1", "-c8", "-d10s", "--latency", r.URL+c.path).CombinedOutput()
-		if err != nil {
-			b.Fatalf("wrk: %v\n%s", err, out)
-		}
-		m50, m99, mr := p50.FindStringSubmatch(string(out)), p99.FindStringSubmatch(string(out)), rps.FindStringSubmatch(string(out))
-		if m50 == nil || m99 == nil || mr == nil {
-			b.Fatalf("wrk output:\n%s", out)
-		}
-		v, _ := strconv.ParseFloat(mr[1], 64)
-		b.ReportMetric(ms(m50), c.name+"-p50-ms")
-		b.ReportMetric(ms(m99), c.name+"-p99-ms")
-		b.ReportMetric(v, c.name+"-req/s")
 	}
+	line := regexp.MustCompile(`(?m)^url=(\S+) n=(\d+) errors=(\d+) p50_ms=([0-9.]+) p90_ms=[0-9.]+ p99_ms=([0-9.]+) p999_ms=[0-9.]+ max_ms=([0-9.]+) late_ms=([0-9.]+)$`)
+	// Each phase is measured twice, GOMAXPROCS at one per worker (the
+	// runtime's default before servingProcs) and at what servingProcs sets,
+	// in the same run: the machine's load moves too much between runs.
+	const workers = 2
+	procsSettings := []int{workers, server.ServingProcs(workers, workers)}
+	if os.Getenv("LATENCY_ORDER") == "reverse" { // to run A B, then B A
+		procsSettings[0], procsSettings[1] = procsSettings[1], procsSettings[0]
+	}
+	measure := func(phase string) {
+		before := finishedMatches(b, r.URL)
+		for _, procs := range procsSettings {
+			old := runtime.GOMAXPROCS(procs)
+			tag := fmt.Sprintf("%s-procs%d", phase, procs)
+			// /healthz alone first, then the lists together at the same rate.
+			for _, urls := range [][]string{{"/healthz"}, nil} {
+				names := map[string]string{r.URL + "/healthz": "healthz", "all": "lists-all"}
+				if urls == nil {
+					for _, l := range lists {
+						urls = append(urls, l.path)
+					}
+				}
+				args := []string{"-rate", strconv.Itoa(rate), "-duration", fmt.Sprintf("%ds", secs), "-warmup", "3s"}
+				for _, u := range urls {
+					args = append(args, r.URL+u)
+				}
+				for _, l := range lists {
+					names[r.URL+l.path] = l.name
+				}
+				sched0, gc0 := schedHistograms()
+				out, err := exec.Command(tool, args...).Output()
+				if err != nil {
+					b.Fatalf("openloop: %v\n%s", err, out)
+				}
+				sched1, gc1 := schedHistograms()
+				load, _ := os.ReadFile("/proc/loadavg")
+				b.Logf("%s, load %s\n%s   in the server: goroutines runnable before running p50 %.3f ms, p99 %.3f ms; GC stops p99 %.3f ms, max %.3f ms",
+					tag, bytes.TrimSpace(load), out, histPct(sched0, sched1, 50), histPct(sched0, sched1, 99), histPct(gc0, gc1, 99), histPct(gc0, gc1, 100))
+				for _, m := range line.FindAllStringSubmatch(string(out), -1) {
+					p50, _ := strconv.ParseFloat(m[4], 64)
+					p99, _ := strconv.ParseFloat(m[5], 64)
+					errs, _ := strconv.ParseFloat(m[3], 64)
+					b.ReportMetric(p50, tag+"-"+names[m[1]]+"-p50-ms")
+					b.ReportMetric(p99, tag+"-"+names[m[1]]+"-p99-ms")
+					b.ReportMetric(errs, tag+"-"+names[m[1]]+"-errors")
+				}
+			}
+			runtime.GOMAXPROCS(old)
+		}
+		if n := finishedMatches(b, r.URL) - before; n == 0 {
+			b.Errorf("%s: no match finished while measuring", phase)
+		} else {
+			b.Logf("%s: %d matches finished while measuring", phase, n)
+		}
+	}
+	// The first seconds after the fill are slower than any later ones
+	// (SQLite checkpointing the fill's WAL, the matchmaker catching up):
+	// settle before measuring.
+	if out, err := exec.Command(tool, "-rate", strconv.Itoa(rate), "-duration", "10s", "-warmup", "0s", r.URL+"/healthz").Output(); err != nil {
+		b.Fatalf("openloop: %v\n%s", err, out)
+	}
+	measure("house")
+
+	// Two starter-kit wasm bots and one house bot: wasm in most matches.
+	tok := signup(b, r.URL, "bench")
+	for _, name := range []string{"kit1", "kit2"} {
+		if code := call(b, "POST", r.URL+"/api/v1/games/dots-and-boxes/bots/"+name, tok, bytes.NewReader(kit), "application/wasm", nil); code != 201 {
+			b.Fatalf("upload: %d", code)
+		}
+	}
+	g, _ := games.Lookup("dots-and-boxes")
+	for _, hb := range g.HouseBots() {
+		if hb.Name != "greedy" {
+			bot, _ := st.BotByName(ctx, house.ID, "dots-and-boxes", hb.Name)
+			st.Retire(ctx, bot.ID)
+		}
+	}
+	time.Sleep(5 * time.Second) // past the smoke matches, the house matches drained
+	measure("wasm")
+}
+
+// schedHistograms reads this process's histograms of the time goroutines
+// spent runnable before they ran, and of the stops for garbage collection.
+func schedHistograms() (sched, gc *metrics.Float64Histogram) {
+	m := []metrics.Sample{{Name: "/sched/latencies:seconds"}, {Name: "/sched/pauses/total/gc:seconds"}}
+	metrics.Read(m)
+	return m[0].Value.Float64Histogram(), m[1].Value.Float64Histogram()
+}
+
+// histPct is the p-th percentile, in milliseconds, of what histogram b
+// counted since a (the upper bound of the bucket it falls in).
+func histPct(a, b *metrics.Float64Histogram, p float64) float64 {
+	total := uint64(0)
+	for i := range b.Counts {
+		total += b.Counts[i] - a.Counts[i]
+	}
+	if total == 0 {
+		return 0
+	}
+	want, seen := uint64(float64(total)*p/100+0.999999), uint64(0)
+	for i := range b.Counts {
+		seen += b.Counts[i] - a.Counts[i]
+		if seen >= want {
+			if math.IsInf(b.Buckets[i+1], 1) {
+				return b.Buckets[i] * 1000
+			}
+			return b.Buckets[i+1] * 1000
+		}
+	}
+	return b.Buckets[len(b.Buckets)-1] * 1000
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
 }
 
 // BenchmarkMemory runs rated matches back to back (Dots and Boxes between

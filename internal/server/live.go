@@ -47,8 +47,15 @@ func (h *liveHub) listen(nc *nats.Conn) error {
 	all := strings.TrimSuffix(jobs.LiveSubject(0), "0") + "*"
 	_, err := nc.Subscribe(all, func(m *nats.Msg) {
 		id, err := strconv.ParseInt(m.Subject[len(all)-1:], 10, 64)
-		if err == nil {
-			h.turn(id, m.Data)
+		if err != nil {
+			return
+		}
+		turns, err := jobs.DecodeTurns(m.Data) // workers send turns in batches
+		if err != nil {
+			return
+		}
+		for _, t := range turns {
+			h.turnN(id, t.N, t.JSON)
 		}
 	})
 	return err
@@ -87,23 +94,28 @@ func (h *liveHub) turn(id int64, data []byte) {
 	if json.Unmarshal(data, &t) != nil {
 		return
 	}
+	h.turnN(id, t.Turn, data)
+}
+
+// turnN is turn with the turn's number read already.
+func (h *liveHub) turnN(id int64, n int, data []byte) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	lm := h.get(id)
 	h.clock++
 	lm.touched = h.clock
-	if t.Turn <= lm.last {
+	if n <= lm.last {
 		// The match started again (its worker died and another took the
 		// job): the earlier turns are no longer its history.
 		h.drop(lm)
-		lm.dropped = t.Turn != 1
+		lm.dropped = n != 1
 	}
-	lm.last = t.Turn
+	lm.last = n
 	if !lm.dropped {
 		lm.turns = append(lm.turns, data)
 		lm.bytes += len(data)
 		h.bytes += len(data)
-		if lm.bytes > liveMatchBytes || len(lm.turns) > liveMatchTurns || t.Turn != len(lm.turns) {
+		if lm.bytes > liveMatchBytes || len(lm.turns) > liveMatchTurns || n != len(lm.turns) {
 			h.drop(lm)
 			lm.dropped = true
 		}

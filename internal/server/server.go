@@ -23,7 +23,6 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/api"
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/internal/store"
@@ -120,6 +119,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		return fail(err)
 	}
 	if !opt.NATS.NoWorkers {
+		setServingProcs(opt.Workers)
 		if s.pool, err = worker.New(s.q, worker.Options{Workers: opt.Workers, CacheDir: filepath.Join(opt.DataDir, "modules"), Log: opt.Log}); err != nil {
 			return fail(err)
 		}
@@ -157,8 +157,8 @@ func (s *Server) API() http.Handler { return s.api }
 // Store is the server's store (for tests and tools).
 func (s *Server) Store() *store.Store { return s.store }
 
-// seedHouse makes the @house account and its bots: every game's house bots
-// are on its leaderboard from the first start.
+// seedHouse makes the @house account and its ladder entries (seedLadder):
+// they are on every game's leaderboard from the first start.
 func (s *Server) seedHouse(ctx context.Context) error {
 	a, err := s.store.AccountByHandle(ctx, api.HouseHandle)
 	if errors.Is(err, store.ErrNotFound) {
@@ -172,15 +172,7 @@ func (s *Server) seedHouse(ctx context.Context) error {
 		return fmt.Errorf("house account: %w", err)
 	}
 	s.house = a
-	r := rating.Default()
-	for _, g := range games.All() {
-		for _, hb := range g.HouseBots() {
-			if _, err := s.store.EnsureHouseBot(ctx, a.ID, g.Info().ID, hb.Name, "builtin:"+hb.Name, r.Mu, r.Sigma); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return s.seedLadder(ctx, a)
 }
 
 // Run serves until ctx is done, then stops within 10 s: it stops taking

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -44,13 +43,17 @@ func (s *Server) job(ctx context.Context, m store.Match) (jobs.Job, error) {
 		if err != nil {
 			return j, err
 		}
-		if b.Spec != "" {
+		var v store.Version
+		if seat.VersionID != 0 {
+			if v, err = s.store.Version(ctx, seat.VersionID); err != nil {
+				return j, err
+			}
+		}
+		// A house bot plays its wasm version (internal/housebots) where it
+		// has one, except in smoke matches, which meet the native bot.
+		if b.Spec != "" && (v.SHA256 == "" || m.Kind == store.KindSmoke) {
 			j.Seats = append(j.Seats, jobs.Seat{Builtin: b.Spec})
 			continue
-		}
-		v, err := s.store.Version(ctx, seat.VersionID)
-		if err != nil {
-			return j, err
 		}
 		if err := s.ensureWasm(ctx, v.SHA256); err != nil {
 			return j, err
@@ -87,8 +90,8 @@ func (s *Server) record(ctx context.Context) {
 		if err != nil {
 			continue
 		}
-		var r jobs.Result
-		if err := json.Unmarshal(msg.Data(), &r); err != nil {
+		r, err := jobs.DecodeResult(msg.Data())
+		if err != nil {
 			s.log.Error("undecodable result dropped", "err", err)
 			msg.Term()
 			continue

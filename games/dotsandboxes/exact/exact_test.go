@@ -1,7 +1,10 @@
 package exact
 
 import (
+	"fmt"
 	"math/bits"
+	"os"
+	"strconv"
 	"testing"
 )
 
@@ -106,6 +109,121 @@ func TestFocusAgreesWithMap(t *testing.T) {
 		}
 		if len(s.memo) != 0 {
 			t.Fatalf("position %x: Focus still used the map (%d entries)", drawn, len(s.memo))
+		}
+	}
+}
+
+// randomPosition draws all but free edges of a rows x cols board in an
+// order taken from a xorshift stream.
+func randomPosition(edges, free int, x *uint64) uint64 {
+	all := ^uint64(0) >> (64 - edges)
+	drawn := uint64(0)
+	for bits.OnesCount64(drawn) < edges-free {
+		*x ^= *x << 13
+		*x ^= *x >> 7
+		*x ^= *x << 17
+		drawn |= 1 << (*x % uint64(edges))
+	}
+	return drawn & all
+}
+
+// TestAlphaBetaAgreesWithBruteForce checks the alpha-beta solver, which
+// assumes the capture rules, against the brute-force one, which assumes
+// nothing, on random positions of several boards: the value of every
+// position and of every move from it must agree. EXACT_SCALE=k checks k
+// times as many positions (k=20 is the run docs/bots-strength.md cites).
+func TestAlphaBetaAgreesWithBruteForce(t *testing.T) {
+	scale := 1
+	if k, err := strconv.Atoi(os.Getenv("EXACT_SCALE")); err == nil && k > 0 {
+		scale = k
+	}
+	for _, tc := range []struct{ rows, cols, free, n int }{
+		{2, 2, 12, 1}, {2, 3, 17, 1}, {3, 3, 16, 40}, {3, 4, 16, 40}, {4, 4, 16, 40}, {5, 5, 15, 40}, {5, 5, 18, 10},
+	} {
+		t.Run(fmt.Sprintf("%dx%d-free%d", tc.rows, tc.cols, tc.free), func(t *testing.T) {
+			agreeOnRandomPositions(t, tc.rows, tc.cols, tc.free, tc.n*scale)
+		})
+	}
+}
+
+func agreeOnRandomPositions(t *testing.T, rows, cols, free, n int) {
+	tc := struct{ rows, cols, free, n int }{rows, cols, free, n}
+	{
+		s, err := New(tc.rows, tc.cols)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := NewAlphaBeta(tc.rows, tc.cols, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := uint64(tc.rows*100 + tc.cols*10 + tc.free)
+		for i := 0; i < tc.n; i++ {
+			drawn := randomPosition(s.Edges(), tc.free, &x)
+			s.Focus(drawn)
+			if got, want := a.Value(drawn), s.Value(drawn); got != want {
+				t.Fatalf("%dx%d position %x: alpha-beta %d, brute force %d", tc.rows, tc.cols, drawn, got, want)
+			}
+			// Every move's value, through positions the rules skip.
+			for m := a.all &^ drawn; m != 0; m &= m - 1 {
+				e := bits.TrailingZeros64(m)
+				after := drawn | 1<<uint(e)
+				want := s.Move(drawn, e)
+				got := -a.Value(after)
+				if k := a.closes(drawn, e); k > 0 {
+					got = k + a.Value(after)
+				}
+				if got != want {
+					t.Fatalf("%dx%d position %x, edge %d: alpha-beta %d, brute force %d", tc.rows, tc.cols, drawn, e, got, want)
+				}
+			}
+		}
+		s.Forget()
+	}
+}
+
+// TestAlphaBetaSmallBoards solves whole small boards: 2x2 and 3x3 must
+// give the brute-force solver's values, pinned in the tests above.
+func TestAlphaBetaSmallBoards(t *testing.T) {
+	for _, tc := range []struct{ rows, cols, want int }{{1, 1, -1}, {2, 2, 2}, {3, 3, -3}} {
+		a, err := NewAlphaBeta(tc.rows, tc.cols, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := a.Value(0); v != tc.want {
+			t.Errorf("%dx%d: value %d, want %d", tc.rows, tc.cols, v, tc.want)
+		}
+		t.Logf("%dx%d: value %d, %d positions searched", tc.rows, tc.cols, a.Value(0), a.Nodes)
+	}
+}
+
+// TestCanonicalSymmetric checks that the eight images of a position have
+// one canonical key on a square board, and four on a rectangle.
+func TestCanonicalSymmetric(t *testing.T) {
+	for _, tc := range []struct{ rows, cols, syms int }{{4, 4, 8}, {3, 5, 4}} {
+		a, err := NewAlphaBeta(tc.rows, tc.cols, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a.syms) != tc.syms {
+			t.Fatalf("%dx%d: %d symmetries, want %d", tc.rows, tc.cols, len(a.syms), tc.syms)
+		}
+		x := uint64(99)
+		for i := 0; i < 50; i++ {
+			drawn := randomPosition(a.edges, a.edges/2, &x)
+			key := a.canonical(drawn)
+			for s := range a.syms {
+				var img uint64
+				for k := 0; k < 8; k++ {
+					img |= a.syms[s][k][drawn>>(8*k)&0xff]
+				}
+				if bits.OnesCount64(img) != bits.OnesCount64(drawn) {
+					t.Fatalf("symmetry %d maps %x to %x: not a permutation", s, drawn, img)
+				}
+				if a.canonical(img) != key {
+					t.Fatalf("%dx%d: %x and its image %x have keys %x and %x", tc.rows, tc.cols, drawn, img, key, a.canonical(img))
+				}
+			}
 		}
 	}
 }

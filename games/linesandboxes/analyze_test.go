@@ -1,0 +1,144 @@
+package linesandboxes
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/internal/rng"
+)
+
+// TestAnalyzeExact (LNB_ANALYZE=A,B,boards,L) plays A against B on the
+// tournament's boards, both seat orders, and judges every move made with at
+// most L edges left against the exact solver.
+func TestAnalyzeExact(t *testing.T) {
+	spec := os.Getenv("LNB_ANALYZE")
+	if spec == "" {
+		t.Skip("LNB_ANALYZE not set")
+	}
+	var a, b string
+	var boards, limit int
+	if _, err := fmt.Sscanf(spec, "%s %s %d %d", &a, &b, &boards, &limit); err != nil {
+		t.Fatal(err)
+	}
+	start := 0
+	if s := os.Getenv("LNB_START"); s != "" {
+		start, _ = strconv.Atoi(s)
+	}
+	type tally struct{ moves, bad, lost int }
+	perBot := map[string]*tally{a: {}, b: {}}
+	wins := [3]int{}
+	for bd := start; bd < boards; bd++ {
+		seed := rng.Mix(1, 0, uint64(bd))
+		for first := 0; first < 2; first++ {
+			s, err := NewState(seed, game.Params{"rows": "0", "cols": "0", "predrawn": "-1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			names := [2]string{}
+			names[first], names[1-first] = a, b
+			var bots [2]game.HouseBot
+			bots[first] = analysisBot(t, a, rng.Mix(seed, 1), first)
+			bots[1-first] = analysisBot(t, b, rng.Mix(seed, 2), 1-first)
+			x := newExactSolver(s.g)
+			firstV, firstLeft, log := 0, -1, ""
+			for !s.Done() {
+				seat := s.ToMove()
+				before := s.drawn
+				sc := s.scores[seat]
+				left := s.left
+				line := bots[seat].Act(s, seat)
+				v := s.Apply(answersFor(seat, line))
+				if v[seat].Status != game.OK {
+					t.Fatalf("bad answer")
+				}
+				if left <= limit {
+					pv := x.value(before)
+					if firstLeft < 0 {
+						firstLeft = left
+						firstV = pv
+						if seat == 1 {
+							firstV = -pv
+						}
+						firstV += int(s.scores[0] - s.scores[1])
+						if seat == 0 {
+							firstV -= int(s.scores[0]) - int(sc)
+						} else {
+							firstV += int(s.scores[1]) - int(sc)
+						}
+					}
+					mv := int(s.scores[seat]-sc) - x.value(s.drawn)
+					tl := perBot[names[seat]]
+					tl.moves++
+					if mv < pv {
+						tl.bad++
+						tl.lost += pv - mv
+						log += fmt.Sprintf(" %s@%d:-%d", names[seat], left, pv-mv)
+					}
+				}
+			}
+			d := s.scores[0] - s.scores[1]
+			if first == 1 {
+				d = -d
+			}
+			switch {
+			case d > 0:
+				wins[0]++
+			case d < 0:
+				wins[2]++
+			default:
+				wins[1]++
+			}
+			t.Logf("board %d %dx%d %s first: final(seat0-seat1) %d, exact at %d left %d;%s", bd, s.g.rows, s.g.cols, names[0], s.scores[0]-s.scores[1], firstLeft, firstV, log)
+		}
+	}
+	for name, tl := range perBot {
+		t.Logf("%s: %d moves judged, %d lose value, %d boxes lost", name, tl.moves, tl.bad, tl.lost)
+	}
+	t.Logf("%s vs %s: won %d tied %d lost %d", a, b, wins[0], wins[1], wins[2])
+}
+
+// analysisBot is a house bot, or "oracleN-NAME": NAME played exactly from N edges left.
+func analysisBot(t *testing.T, name string, seed uint64, seat int) game.HouseBot {
+	var n int
+	var inner string
+	if _, err := fmt.Sscanf(strings.Replace(name, "-", " ", 1), "oracle%d %s", &n, &inner); err == nil {
+		return &oracleBot{inner: houseBot(t, inner, seed, seat), limit: n}
+	}
+	var bud, endBud, endAt, quiet, exactBelow, tt int
+	if _, err := fmt.Sscanf(strings.ReplaceAll(name, ":", " "), "var %d %d %d %d %d %d", &bud, &endBud, &endAt, &quiet, &exactBelow, &tt); err == nil {
+		return &searchBot{budget: bud, endBudget: endBud, endAt: endAt, tt: make([]ttEntry, 1<<tt), limits: pruneLimits{maxQuietLength: quiet, exactBelow: exactBelow}}
+	}
+	return houseBot(t, name, seed, seat)
+}
+
+// oracleBot plays exactly (the slow solver) with at most limit edges left,
+// and like inner before: an upper bound on what exact endgames can gain.
+type oracleBot struct {
+	inner game.HouseBot
+	limit int
+	x     *exactSolver
+}
+
+func (o *oracleBot) Act(s game.State, seat int) []byte {
+	st := s.(*State)
+	if st.left > o.limit {
+		return o.inner.Act(s, seat)
+	}
+	if o.x == nil || o.x.g != st.g {
+		o.x = newExactSolver(st.g)
+	}
+	p := st.position()
+	best, bestV := move{}, -1<<20
+	for _, m := range p.moves(nil) {
+		c := p
+		c.play(m)
+		if v := int(m.gain) - o.x.value(c.drawn); v > bestV {
+			best, bestV = m, v
+		}
+	}
+	return ActionJSON(p.segment(best))
+}

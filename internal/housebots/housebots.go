@@ -1,0 +1,116 @@
+// Package housebots holds the house's rated ladder entries as wasm modules.
+// On the ladder the house plays by the rules everyone plays by: its entries
+// are wasm bots within the standard fuel, not the native house bots (those
+// stay for Play built-ins, the smoke match and the CLI). `arena serve` seeds
+// them for @house (internal/server) without a Go toolchain: the modules are
+// built by `go generate ./internal/housebots` and committed, gzipped, in
+// wasm/; TestModulesAreFresh fails when the sources moved on without them.
+//
+// Two modules make every entry:
+//   - house.wasm.gz is internal/housebots/bot: the games' house bots written
+//     in Go, each behind hostplay, which reads the observation into the
+//     game's state and asks the bot. One build holds every game's bots, and
+//     Select writes which one a ladder entry plays into its copy of the
+//     module, so the repository carries one build, not one per bot.
+//   - dots-and-boxes-search.wasm.gz is the search starter kit
+//     (examples/go/dots-and-boxes-search): builtin:search's engine, thinking
+//     until the turn's fuel is spent.
+package housebots
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"sync"
+
+	"github.com/arenabots/arena/internal/housebots/hostplay"
+	"github.com/arenabots/arena/internal/housebots/modbuild"
+)
+
+//go:generate go run ./gen
+
+// Entry is one ladder entry: a house bot's name in its game, and the build
+// that plays it. An entry from house.wasm.gz plays the native house bot of
+// the same name; the search kit plays builtin:search's engine.
+type Entry struct {
+	Game, Name string
+	File       string
+}
+
+// Entries are the house's ladder entries, by game then strength. A native
+// house bot missing here does not fit the standard fuel as it stands (its
+// budget counts nodes, not fuel) and is not on the ladder.
+var Entries = []Entry{
+	{"dots-and-boxes", "random", "house.wasm.gz"},
+	{"dots-and-boxes", "greedy", "house.wasm.gz"},
+	{"dots-and-boxes", "chains", "house.wasm.gz"},
+	{"dots-and-boxes", "search", "dots-and-boxes-search.wasm.gz"},
+	{"grid-royale", "idle", "house.wasm.gz"},
+	{"grid-royale", "harvester", "house.wasm.gz"},
+	{"grid-royale", "house", "house.wasm.gz"},
+	{"grid-royale", "siege", "house.wasm.gz"},
+	{"lines-and-boxes", "random", "house.wasm.gz"},
+	{"lines-and-boxes", "greedy", "house.wasm.gz"},
+	{"lines-and-boxes", "search", "house.wasm.gz"},
+	{"lines-and-boxes", "search-deep", "house.wasm.gz"},
+}
+
+//go:embed wasm/*.wasm.gz
+var files embed.FS
+
+// Bot is one ladder entry's module.
+type Bot struct {
+	Game, Name string
+	Wasm       []byte
+	SHA256     string // hex, as the store keys modules
+}
+
+var ladder = sync.OnceValues(func() ([]Bot, error) {
+	mods := map[string][]byte{}
+	for _, b := range modbuild.Builds {
+		gz, err := files.ReadFile("wasm/" + b.File)
+		if err != nil {
+			return nil, fmt.Errorf("housebots: %w", err)
+		}
+		if mods[b.File], err = modbuild.Gunzip(gz); err != nil {
+			return nil, fmt.Errorf("housebots: %s: %w", b.File, err)
+		}
+	}
+	var out []Bot
+	for _, e := range Entries {
+		wasm := mods[e.File]
+		if e.File == "house.wasm.gz" {
+			var err error
+			if wasm, err = Select(wasm, e.Game, e.Name); err != nil {
+				return nil, err
+			}
+		}
+		sum := sha256.Sum256(wasm)
+		out = append(out, Bot{Game: e.Game, Name: e.Name, Wasm: wasm, SHA256: hex.EncodeToString(sum[:])})
+	}
+	return out, nil
+})
+
+// Ladder returns every ladder entry's module, in Entries' order. The slices
+// are shared: never write to them.
+func Ladder() ([]Bot, error) { return ladder() }
+
+// Select returns a copy of the house module that plays game's house bot
+// name: it writes "game/name" over the module's unselected selection string
+// (hostplay.Marker), which must occur exactly once.
+func Select(wasm []byte, game, name string) ([]byte, error) {
+	blank := []byte(hostplay.Marker + string(bytes.Repeat([]byte{'.'}, hostplay.SelectionLen)))
+	sel := game + "/" + name
+	if len(sel) > hostplay.SelectionLen {
+		return nil, fmt.Errorf("housebots: %q is longer than %d bytes", sel, hostplay.SelectionLen)
+	}
+	if n := bytes.Count(wasm, blank); n != 1 {
+		return nil, fmt.Errorf("housebots: the house module holds its selection string %d times, want once", n)
+	}
+	out := bytes.Clone(wasm)
+	i := bytes.Index(out, blank) + len(hostplay.Marker)
+	copy(out[i:i+hostplay.SelectionLen], fmt.Sprintf("%-*s", hostplay.SelectionLen, sel))
+	return out, nil
+}

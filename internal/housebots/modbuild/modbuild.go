@@ -1,0 +1,87 @@
+// Package modbuild builds the house's ladder modules (internal/housebots)
+// reproducibly: the generator writes them, the freshness test compares.
+package modbuild
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// A Build is one committed module: the Go package it is built from (relative
+// to the repository's root) and its file in wasm/.
+type Build struct {
+	File    string
+	Package string
+}
+
+// Builds are the committed modules.
+var Builds = []Build{
+	{File: "house.wasm.gz", Package: "./internal/housebots/bot"},
+	{File: "dots-and-boxes-search.wasm.gz", Package: "./examples/go/dots-and-boxes-search"},
+}
+
+// BuildFlags are the flags every module is built with: no paths of the
+// machine, no VCS stamp, no build id, so the same sources give the same
+// bytes anywhere with the same Go release.
+var BuildFlags = []string{"-trimpath", "-buildvcs=false", "-ldflags=-buildid="}
+
+// Compile builds pkg (relative to root, the repository's root) for the
+// platform with go, as `go generate` does, and returns the module.
+func Compile(ctx context.Context, root, pkg string) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "housebots-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "bot.wasm")
+	args := append([]string{"build"}, BuildFlags...)
+	cmd := exec.CommandContext(ctx, "go", append(args, "-o", out, pkg)...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0", "GOFLAGS=")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("go build %s: %v\n%s", pkg, err, stderr.String())
+	}
+	return os.ReadFile(out)
+}
+
+// Root finds the repository's root (the main module's directory) from dir.
+func Root(dir string) (string, error) {
+	cmd := exec.Command("go", "env", "GOMOD")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	mod := string(bytes.TrimSpace(out))
+	if mod == "" || mod == os.DevNull {
+		return "", fmt.Errorf("%s is not inside the repository's module", dir)
+	}
+	return filepath.Dir(mod), nil
+}
+
+// Gzip compresses a module the same way every time: best compression, no
+// name, no time, so a rebuild from unchanged sources gives the same bytes.
+func Gzip(data []byte) []byte {
+	var b bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	w.Write(data)
+	w.Close()
+	return b.Bytes()
+}
+
+// Gunzip reverses Gzip.
+func Gunzip(gz []byte) ([]byte, error) {
+	r, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(r)
+}
