@@ -95,7 +95,7 @@ func TestPartitionedWorker(t *testing.T) {
 	var id int64
 	far, id = c.catchMidMatch(s, []*clitest.Proc{far}, func(*clitest.Proc) { n.cut() }, func(w *clitest.Proc) *clitest.Proc { n.heal(); return w })
 	t.Logf("cut the link while %s ran match %d", far.Name, id)
-	waitFor(t, "the far worker leaves the list", 10*time.Second, func() bool { return c.workerInfo("far") == nil })
+	waitFor(t, "the far worker leaves the list", 30*time.Second, func() bool { return c.workerInfo("far") == nil })
 	waitFor(t, fmt.Sprintf("match %d finished by the near worker", id), 30*time.Second, func() bool { return c.match(s, id).State == store.Finished })
 	done := c.match(s, id)
 	if done.Turns == 0 || len(done.Seats) == 0 {

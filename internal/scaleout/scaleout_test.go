@@ -246,7 +246,7 @@ func TestTwoWorkersSIGKILL(t *testing.T) {
 	killed, id := c.killMidMatch(s, []*clitest.Proc{w1, w2})
 	t.Logf("killed %s running match %d", killed.Name, id)
 	waitFor(t, fmt.Sprintf("match %d finished after the kill", id), 30*time.Second, func() bool { return c.match(s, id).State == store.Finished })
-	waitFor(t, "the killed worker leaves the list", 5*time.Second, func() bool {
+	waitFor(t, "the killed worker leaves the list", 30*time.Second, func() bool {
 		for _, w := range c.roster() {
 			if w.Name == killed.Name {
 				return false
@@ -336,7 +336,7 @@ func TestStalledWorker(t *testing.T) {
 	before := c.match(s, id)
 	stalled.Signal(syscall.SIGCONT)
 	// The thawed worker finishes its copy and reports it: a duplicate.
-	waitFor(t, "the thawed worker announces again", 10*time.Second, func() bool {
+	waitFor(t, "the thawed worker announces again", 60*time.Second, func() bool {
 		for _, w := range c.roster() {
 			if w.Name == stalled.Name && !slices.Contains(w.Current, id) {
 				return true
@@ -474,7 +474,7 @@ func TestDeterminismMismatch(t *testing.T) {
 		}
 	}
 	bad := marked[store.DeterminismMismatch][0]
-	waitFor(t, fmt.Sprintf("the mismatch of match %d logged", bad), 10*time.Second, func() bool {
+	waitFor(t, fmt.Sprintf("the mismatch of match %d logged", bad), 60*time.Second, func() bool {
 		return logHas(filepath.Join(c.dir, "serve.log"), bad, "ERROR", "DETERMINISM")
 	})
 	// A mismatch says something about a worker, not about the match: its
