@@ -14,9 +14,11 @@ func (Game) HouseBots() []game.HouseBotInfo {
 			New: func(_ uint64, _ int) game.HouseBot { return &randomBot{} }},
 		{Name: "greedy", Doc: "takes every box it can and never draws a box's third side while a safe edge is left",
 			New: func(_ uint64, _ int) game.HouseBot { return &greedyBot{} }},
+		{Name: "beginner", Doc: "plays like a casual player: takes boxes and avoids third sides, but now and then overlooks a box or draws a third side, and never declines the last boxes of a chain; its slips come from its seed",
+			New: func(seed uint64, _ int) game.HouseBot { return newBeginnerBot(seed) }},
 		{Name: "chains", Doc: "counts chains: fights for the last safe edge, then solves the endgame exactly, double-dealing to keep control",
 			New: func(_ uint64, _ int) game.HouseBot { return &chainsBot{} }},
-		{Name: "search-easy", Doc: "the search below with a small budget and no sacrifices while safe edges remain: an opponent for beginners",
+		{Name: "search-easy", Doc: "the search below with a small budget and no sacrifices while safe edges remain: an opponent for people who know the endgame",
 			New: func(_ uint64, _ int) game.HouseBot { return newSearchBot(levelEasy) }},
 		{Name: "search-medium", Doc: "the search below with a tenth of its budget",
 			New: func(_ uint64, _ int) game.HouseBot { return newSearchBot(levelMedium) }},
@@ -94,6 +96,16 @@ type searchBot struct {
 }
 
 func newSearchBot(lv searchLevel) game.HouseBot { return &searchBot{lv: lv} }
+
+// SetStop has the search also ask stop at every node: a wasm build's budget,
+// by the fuel left (internal/housebots/hostplay), on top of the level's
+// node count.
+func (b *searchBot) SetStop(stop func() bool) {
+	if b.s == nil {
+		b.s = newSearcher(b.lv)
+	}
+	b.s.stop = stop
+}
 
 func (b *searchBot) Act(st game.State, seat int) []byte {
 	s := st.(*State)

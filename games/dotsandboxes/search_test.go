@@ -18,7 +18,7 @@ func record(t *testing.T, seed uint64, names [2]string) []uint64 {
 // the same seeds: every answer must be legal (record fails otherwise) and the
 // two runs identical move for move.
 func TestSearchLegalAndDeterministic(t *testing.T) {
-	for _, name := range []string{"search-easy", "search-medium", "search"} {
+	for _, name := range []string{"beginner", "search-easy", "search-medium", "search"} {
 		for seed := uint64(1); seed <= 1; seed++ {
 			a := record(t, seed, [2]string{name, "greedy"})
 			b := record(t, seed, [2]string{"greedy", name})

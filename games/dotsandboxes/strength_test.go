@@ -71,6 +71,10 @@ func TestHouseBotStrength(t *testing.T) {
 	}{
 		{"chains", "greedy", 0.90},
 		{"greedy", "random", 0.95},
+		// The beginner is meant to be beaten by anyone who knows the chain
+		// rule, and to make a game of it for anyone who does not.
+		{"chains", "beginner", 0.85},
+		{"beginner", "random", 0.95},
 	} {
 		rate := winRate(t, tc.strong, tc.weak, 100)
 		t.Logf("%s beats %s in %.0f%% of 100 seat-balanced matches", tc.strong, tc.weak, 100*rate)
