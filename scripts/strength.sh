@@ -14,6 +14,10 @@
 # Some pairings only, separated by ";":
 #   STRENGTH_ONLY="dots-and-boxes search chains" scripts/strength.sh
 #   STRENGTH_ONLY="dots-and-boxes search chains;dots-and-boxes search greedy" scripts/strength.sh
+# A public Dots and Boxes engine, held out of the repository, is played as
+# engine:PUBLIC through scripts/dnb-engine-adapter.py (docs/bots-strength.md,
+# "Against a public engine"); STRENGTH_ENGINE is its command line:
+#   STRENGTH_ENGINE="/path/to/engine ARGS" STRENGTH_ONLY="dots-and-boxes engine:PUBLIC search" scripts/strength.sh
 # STRENGTH_4X4=1 also solves the empty 4x4 board (hours of CPU, see the doc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,6 +73,8 @@ pairings=(
   "dots-and-boxes search-medium greedy half"
   "dots-and-boxes search-easy chains half"
   "dots-and-boxes search-easy greedy half"
+  "dots-and-boxes beginner chains half"
+  "dots-and-boxes beginner greedy half"
   "dots-and-boxes wasm:KIT chains"
   "dots-and-boxes wasm:KIT search"
   "lines-and-boxes search-deep search"
@@ -82,6 +88,7 @@ fi
 spec() {
   case $1 in
   wasm:KIT) echo "wasm:$out/kit.wasm" ;;
+  engine:PUBLIC) echo "exec:$PWD/scripts/dnb-engine-adapter.py ${STRENGTH_ENGINE:?set STRENGTH_ENGINE to the held-out engine command}" ;;
   *:*) echo "$1" ;;
   *) echo "builtin:$1" ;;
   esac

@@ -45,7 +45,10 @@ type Entry struct {
 var Entries = []Entry{
 	{"dots-and-boxes", "random", "house.wasm.gz"},
 	{"dots-and-boxes", "greedy", "house.wasm.gz"},
+	{"dots-and-boxes", "beginner", "house.wasm.gz"},
 	{"dots-and-boxes", "chains", "house.wasm.gz"},
+	{"dots-and-boxes", "search-easy", "house.wasm.gz"},
+	{"dots-and-boxes", "search-medium", "house.wasm.gz"},
 	{"dots-and-boxes", "search", "dots-and-boxes-search.wasm.gz"},
 	{"grid-royale", "idle", "house.wasm.gz"},
 	{"grid-royale", "harvester", "house.wasm.gz"},
