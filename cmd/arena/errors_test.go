@@ -64,7 +64,7 @@ func TestMistakes(t *testing.T) {
 		{"five bots", args([]string{"match", "--game", "grid-royale"}, twoBots, twoBots, []string{"--bot", "builtin:idle"}), 2, "for 2 or 4 players, not 5"},
 		{"spec without kind", args([]string{"match"}, dnb, []string{"--bot", "random", "--bot", "builtin:random"}), 2, "want KIND:ARG with KIND one of builtin, exec, wasm, potm"},
 		{"unknown kind", args([]string{"match"}, dnb, []string{"--bot", "docker:x", "--bot", "builtin:random"}), 2, `unknown kind "docker"`},
-		{"unknown house bot", args([]string{"match"}, dnb, []string{"--bot", "builtin:nobody", "--bot", "builtin:random"}), 2, `no house bot "nobody" (it has: random, greedy, chains, search-easy, search-medium, search)`},
+		{"unknown house bot", args([]string{"match"}, dnb, []string{"--bot", "builtin:nobody", "--bot", "builtin:random"}), 2, `no house bot "nobody" (it has: random, greedy, beginner, chains, search-easy, search-medium, search)`},
 		{"missing program", args([]string{"match"}, dnb, []string{"--bot", "exec:/no/such/program", "--bot", "builtin:random"}), 2, "no such file"},
 		{"exec without ./", args([]string{"match"}, dnb, []string{"--bot", "exec:mybot", "--bot", "builtin:random"}), 2, "write exec:./mybot"},
 		{"unknown parameter", args([]string{"match"}, dnb, twoBots, []string{"--param", "rows=7"}), 2, `unknown parameter "rows": the game has no parameters`},
