@@ -48,7 +48,6 @@ var Entries = []Entry{
 	{"dots-and-boxes", "beginner", "house.wasm.gz"},
 	{"dots-and-boxes", "chains", "house.wasm.gz"},
 	{"dots-and-boxes", "search-easy", "house.wasm.gz"},
-	{"dots-and-boxes", "search-medium", "house.wasm.gz"},
 	{"dots-and-boxes", "search", "dots-and-boxes-search.wasm.gz"},
 	{"grid-royale", "idle", "house.wasm.gz"},
 	{"grid-royale", "harvester", "house.wasm.gz"},
