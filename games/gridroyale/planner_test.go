@@ -154,3 +154,51 @@ func refHomeField(s *State, seat int, z Zone) (home, steps []int) {
 	}
 	return home, steps
 }
+
+// TestFieldStopsWhenTold: a planner whose budget is spent (stop always says
+// so, as a wasm build's does with its tank low) cuts its home field after the
+// first 64 cells, keeps the base's key, and still answers legally; with a
+// budget that never runs out the field is whole.
+func TestFieldStopsWhenTold(t *testing.T) {
+	st, err := Game{}.New(game.Config{Seed: 3, Players: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*State)
+	for _, stopNow := range []bool{true, false} {
+		asked := 0
+		p := &planner{opt: houseOptions}
+		p.SetStop(func() bool { asked++; return stopNow })
+		out := p.Act(s, 1)
+		reached := 0
+		for _, k := range p.home {
+			if k >= 0 {
+				reached++
+			}
+		}
+		switch {
+		case p.cut != stopNow:
+			t.Errorf("stop says %v: cut %v", stopNow, p.cut)
+		case p.home[s.Bases[1]] != 0:
+			t.Errorf("stop says %v: the base's key is %d", stopNow, p.home[s.Bases[1]])
+		case stopNow && (reached < 64 || reached > 64*4):
+			t.Errorf("cut after 64 cells, %d have a key", reached)
+		case !stopNow && reached < s.W*s.W/2:
+			t.Errorf("a whole field reaches %d of %d cells", reached, s.W*s.W)
+		case asked == 0:
+			t.Errorf("stop was never asked")
+		}
+		for seat, v := range s.Clone().Apply(answersFor(s.N, 1, out)) {
+			if v.Status != "" && v.Status != game.OK {
+				t.Errorf("stop says %v: seat %d's answer %s: %s %s", stopNow, seat, out, v.Status, v.Reason)
+			}
+		}
+	}
+}
+
+// answersFor is a turn's answers with out for seat and nothing for the others.
+func answersFor(n, seat int, out []byte) [][]byte {
+	a := make([][]byte, n)
+	a[seat] = out
+	return a
+}
