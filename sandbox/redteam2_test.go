@@ -88,44 +88,6 @@ func straddleChase(pages int) []byte {
 	return ExtendVec(e.Module(), 11, n, segs)
 }
 
-// Addresses of rt3WideIovecs.
-const (
-	rt3Counter = scratch + 0x900 // the turns so far
-	rt3Wide    = 0x20000         // from here to the end of 248 MiB: filled with 'x'
-	rt3WideIov = 0x100000        // n iovecs, built in the first turn
-)
-
-// rt3WideIovecs: in its first turn the bot fills 248 MiB (less 128 KiB) with
-// 'x'; in its first five it builds n one-byte iovecs (a fifth a turn, so that
-// their stores pay the turn's surcharge, not the dear one) at addresses
-// spread over all of it by a multiplicative hash; from its sixth turn on it
-// answers at once, then writes the iovecs to stdout forever, each a TLB and a
-// cache miss.
-func rt3WideIovecs(n int32) []byte {
-	const top = 3968 * 65536
-	const chunks = 5
-	mul := int32(-1640531535) // 2654435761
-	turnNo := Cat(I32(rt3Counter), []byte{0x28, 2, 0})
-	build := Cat(
-		turnNo, I32(1), I32Sub, I32(n/chunks), []byte{0x6c}, Tee(0), I32(n/chunks), I32Add, Set(1), // i = (turn-1)*n/5; end = i + n/5
-		Loop,
-		Get(0), I32(3), []byte{0x74}, // i << 3
-		Get(0), I32(mul), []byte{0x6c}, I32(4), []byte{0x76}, I32(top-rt3Wide), []byte{0x70}, I32(rt3Wide), I32Add,
-		Store(rt3WideIov),
-		Get(0), I32(3), []byte{0x74}, I32(1), Store(rt3WideIov+4),
-		Get(0), I32(1), I32Add, Tee(0), Get(1), []byte{0x49}, BrIf(0),
-		End)
-	count := Cat(I32(rt3Counter), turnNo, I32(1), I32Add, Store(0))
-	turn := Cat(count,
-		turnNo, I32(1), []byte{0x46}, If, I32(rt3Wide), I32('x'), I32(top-rt3Wide), MemoryFill, End, // the first turn: fill
-		turnNo, I32(chunks), []byte{0x4d}, If, build, End, // i32.le_u: the first five: build
-		turnNo, I32(chunks), []byte{0x4b}, If, // i32.gt_u: then answer, and write forever
-		wasiCall(FdWrite, 1, 8, 1, 24),
-		Forever(wasiCall(FdWrite, 1, rt3WideIov, n, scratch)),
-		End)
-	return Echo{MinPages: 3968, TurnLocals: 2, Turn: turn}.Module()
-}
-
 // rt3Export adds one export to the echo module.
 func rt3Export(e Echo, nm string, kind byte, idx uint64) []byte {
 	return ExtendVec(e.Module(), 7, 1, rtExport(nm, kind, idx))
@@ -293,12 +255,12 @@ var red3Corpus = []red2Case{
 				Get(0), I32(4104), I32Add, I32(0x7fffff8), []byte{0x71}, Tee(0), // a = (a + 4104) & (128 MiB - 8)
 				Get(0), I32(120<<20), I32Add, I32(8), MemoryCopy))}.Module()
 		},
-		want: "fuel fuel fuel fuel", detail: "ran out of fuel"},
+		want: "fuel fuel fuel fuel", detail: "ran out of fuel", long: true},
 	// 63,488 page faults in one turn take 0.23 s of CPU for 2,000,000
 	// units (the pages are paid for in start-up, 8,192 a page).
 	{name: "a memory of 248 MiB, a page fault in every page of it in the first turn",
 		wasm: func() []byte { return rt3Faults(3968) },
-		want: "fuel fuel fuel fuel", detail: "ran out of fuel"},
+		want: "fuel fuel fuel fuel", detail: "ran out of fuel", long: true},
 	{name: "a function of 49,999 v128 locals, called forever",
 		wasm: func() []byte {
 			return manyFuncs(Echo{Turn: Forever(Call(TurnFunc + 1))}, 1, Cat(ULEB(1), ULEB(49_999), []byte{0x7b}, End))
@@ -319,7 +281,7 @@ var red3Corpus = []red2Case{
 		want: "crash crash crash crash", detail: "without answering"},
 	{name: "fd_write to a descriptor that does not exist, forever",
 		wasm: func() []byte { return Echo{Turn: Forever(wasiCall(FdWrite, 1000, 8, 1, scratch))}.Module() },
-		want: "fuel fuel fuel fuel", detail: "ran out of fuel"},
+		want: "fuel fuel fuel fuel", detail: "ran out of fuel", long: true},
 	{name: "clock_time_get of clock 99 into the last bytes of memory",
 		wasm: func() []byte {
 			return Echo{Turn: storeErrno(Cat(I32(99), I64(-1), I32(2*65536-4), Call(ClockTimeGet)))}.Module()
@@ -357,27 +319,43 @@ func bytesOf(b byte, n int) []byte {
 	return out
 }
 
-// Attacks that spend the whole start-up allowance or a full tank on work
-// near the dearest the prices were set for: seconds of CPU a run, so not
-// in -short (the race run).
+// Attacks that spend the whole start-up allowance on work near the dearest
+// the prices were set for: seconds of CPU a run. They, and the cases of
+// red3Corpus marked long (host work the race detector slows tenfold), are
+// not run with -short (the race run).
 var red3Long = []red2Case{
-	{name: "64 MiB of touched memory to stdout without a newline, forever, in start-up",
-		wasm: func() []byte {
-			sz := int32(64 << 20)
-			return inStartup(Echo{MinPages: 1100, Turn: Cat(
-				once(I32(bigAt), I32('x'), I32(sz), MemoryFill, iovec(scratch, bigAt, sz)),
-				Forever(wasiCall(FdWrite, 1, scratch, 1, scratch+8)))}.Module())
-		},
-		want: "fuel fuel fuel fuel", detail: "start-up allowance", cpu: 8 * time.Second, long: true},
+	// Frames of 80 and 160 KB of live values, recursing through the
+	// start-up allowance: the host's memory does not grow.
+	{name: "10,000 i32 loads live across a recursive call, in start-up",
+		wasm: func() []byte { return rt3Live(10_000, false) },
+		obs:  1, want: "fuel", detail: "start-up allowance", cpu: 4 * time.Second, memory: 64 << 20, long: true},
+	{name: "10,000 v128 loads live across a recursive call, in start-up",
+		wasm: func() []byte { return rt3Live(10_000, true) },
+		obs:  1, want: "fuel", detail: "start-up allowance", cpu: 4 * time.Second, memory: 64 << 20, long: true},
 	{name: "pointer chase through 248 MiB with SIMD loads, in start-up",
 		wasm: rt3SIMDChase,
-		want: "fuel fuel fuel fuel", detail: "start-up allowance", cpu: 8 * time.Second, long: true},
-	{name: "a chess clock's answer, then 60,000 one-byte iovecs in scattered pages, forever",
-		wasm: func() []byte {
-			answer := wasiCall(FdWrite, 1, 8, 1, 24)
-			return scatteredIovecs(Echo{MinPages: 3968, Turn: Cat(answer, Forever(wasiCall(FdWrite, 1, rt3IovAt, 60_000, scratch)))}, 60_000, 'x')
-		},
-		perGame: 1_000_000_000, want: "ok fuel ok fuel", cpu: 8 * time.Second, long: true},
+		obs:  1, want: "fuel", detail: "start-up allowance", cpu: 4 * time.Second, long: true},
+}
+
+// rt3Live: the Turn loads k values (i32, or v128), calls itself, and adds
+// them up after the call returns, so that all k are live across the call
+// (TestRedTeam's cases drop them, which lets the compiler drop the loads).
+func rt3Live(k int, v128 bool) []byte {
+	var push, sum []byte
+	for i := 0; i < k; i++ {
+		if v128 {
+			push = Cat(push, I32(int32(16*i%65536)), []byte{0xfd, 0, 4, 0}) // v128.load
+			if i > 0 {
+				sum = Cat(sum, []byte{0xfd, 174, 1}) // i32x4.add
+			}
+		} else {
+			push = Cat(push, I32(int32(4*i%65536)), []byte{0x28, 2, 0})
+			if i > 0 {
+				sum = Cat(sum, I32Add)
+			}
+		}
+	}
+	return inStartup(Echo{Turn: Cat(push, Call(TurnFunc), sum, Drop)}.Module())
 }
 
 func TestRedTeam3Corpus(t *testing.T) {
