@@ -32,8 +32,12 @@ dots-and-boxes) bots=(random greedy chains) ;;
 lines-and-boxes) bots=(random greedy search) ;;
 *) echo "scaling.sh: no bot list for game $game" >&2; exit 1 ;;
 esac
-command -v jq >/dev/null || { echo "scaling.sh: needs jq" >&2; exit 1; }
-command -v perf >/dev/null || { echo "scaling.sh: needs perf (Debian: linux-perf)" >&2; exit 1; }
+# Its tools, from Debian's packages, installed when missing (as the test
+# command's scripts do), so that it runs on a fresh machine as it is.
+if ! command -v jq >/dev/null || ! command -v perf >/dev/null; then
+  { apt-get update -q && apt-get install -y -q jq linux-perf; } >/dev/null ||
+    { echo "scaling.sh: cannot install jq and linux-perf (apt-get install jq linux-perf)" >&2; exit 1; }
+fi
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 pids=()
@@ -81,7 +85,7 @@ serve() { # local workers (0: none), remote workers; sets cpu_s to the CPU secon
     "$tmp/arena" worker --creds "$dir/worker.creds" --parallel 1 --name "w$i" --cache "$dir/cache$i" 2>"$dir/w$i.log" & pids+=($!)
   done
   until [ "$(curl -fs "http://$http/metrics" | awk '/^arena_workers / {print $2}')" = "$remote_n" ] || [ "$remote_n" = 0 ]; do sleep 0.2; done
-  local token ids=() name
+  local token name
   token=$(curl -fs -X POST "http://$http/api/v1/accounts" -H 'Content-Type: application/json' \
     -d '{"handle":"scaling","password":"scaling-password"}' | jq -r .token)
   local board
