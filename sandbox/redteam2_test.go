@@ -206,10 +206,10 @@ var red3Corpus = []red3Case{
 		refuse: "reads global 2, which does not exist"}},
 	{red2Case: red2Case{name: "a global exported as arena_price",
 		wasm:   func() []byte { return rt3Export(Echo{Globals: 1}, "arena_price", 3, 0) },
-		refuse: `export "arena_price" is not allowed`}},
+		refuse: `export "arena_price" is not allowed`}, model4: true},
 	{red2Case: red2Case{name: "a function exported as arena_price",
 		wasm:   func() []byte { return rt3Export(Echo{}, "arena_price", 0, TurnFunc) },
-		refuse: `export "arena_price" is not allowed`}},
+		refuse: `export "arena_price" is not allowed`}, model4: true},
 	{red2Case: red2Case{name: "the memory exported as arena_fuel",
 		wasm:   func() []byte { return rt3Export(Echo{}, "arena_fuel", 2, 0) },
 		refuse: `export "arena_fuel" is not allowed`}},
@@ -256,7 +256,7 @@ var red3Corpus = []red3Case{
 				Get(0), I32(4104), I32Add, I32(0x7fffff8), []byte{0x71}, Tee(0), // a = (a + 4104) & (128 MiB - 8)
 				Get(0), I32(120<<20), I32Add, I32(8), MemoryCopy))}.Module()
 		},
-		want: "fuel fuel fuel fuel", detail: "ran out of fuel"}, long: true, chase: true},
+		want: "fuel fuel fuel fuel", detail: "ran out of fuel"}, long: true, model4: true},
 	// 63,488 page faults in one turn take 0.23 s of CPU for 2,000,000
 	// units (the pages are paid for in start-up, 8,192 a page).
 	{red2Case: red2Case{name: "a memory of 248 MiB, a page fault in every page of it in the first turn",
@@ -335,7 +335,7 @@ var red3Long = []red3Case{
 		obs:  1, want: "fuel", detail: "start-up allowance", cpu: 4 * time.Second, memory: 64 << 20}, long: true},
 	{red2Case: red2Case{name: "pointer chase through 248 MiB with SIMD loads, in start-up",
 		wasm: rt3SIMDChase,
-		obs:  1, want: "fuel", detail: "start-up allowance", cpu: 4 * time.Second}, long: true, chase: true},
+		obs:  1, want: "fuel", detail: "start-up allowance", cpu: 4 * time.Second}, long: true, model4: true},
 }
 
 // rt3Live: the Turn loads k values (i32, or v128), calls itself, and adds
@@ -364,8 +364,10 @@ func rt3Live(k int, v128 bool) []byte {
 // race run).
 type red3Case struct {
 	red2Case
-	long  bool
-	chase bool // a pointer chase: needs cost model 4's surcharge on memory accesses
+	long bool
+	// model4: needs cost model 4 (the surcharge on memory accesses, the
+	// arena_price global it reserves).
+	model4 bool
 }
 
 func TestRedTeam3Corpus(t *testing.T) {
@@ -374,7 +376,7 @@ func TestRedTeam3Corpus(t *testing.T) {
 			if c.long && testing.Short() {
 				t.Skip("seconds of CPU a run: not in -short")
 			}
-			if c.chase {
+			if c.model4 {
 				skipWithoutSurcharge(t)
 			}
 			runRed2(t, c.red2Case)
@@ -382,12 +384,13 @@ func TestRedTeam3Corpus(t *testing.T) {
 	}
 }
 
-// skipWithoutSurcharge skips a pointer chase under a cost model that does
-// not charge memory accesses by the memory's size (before 4): there it is
-// the known hole TestRedTeam2Corpus keeps skipped.
+// skipWithoutSurcharge skips a case of cost model 4 under an earlier one,
+// which does not charge memory accesses by the memory's size (a pointer
+// chase is then the known hole TestRedTeam2Corpus keeps skipped) and does
+// not reserve the name arena_price.
 func skipWithoutSurcharge(t *testing.T) {
 	if meter.CostModel < 4 {
-		t.Skipf("cost model %d: a pointer chase through a large memory is the known hole of TestRedTeam2Corpus", meter.CostModel)
+		t.Skipf("cost model %d: no surcharge on memory accesses (the pointer chase is the known hole of TestRedTeam2Corpus), no arena_price", meter.CostModel)
 	}
 }
 
