@@ -21,7 +21,7 @@ import (
 // the line limit and of UTF-8. Each is refused at the door or plays its
 // turns twice with the pinned statuses (runRed2: never timeout, the host's
 // CPU time and memory bounded, the same replies both times). The holes it
-// found are in redteam2_holes_test.go.
+// found, since fixed, are in redteam3_hostcalls_test.go.
 
 // rt3Perm is a fixed shuffle of 0..n-1 (xorshift), the same on every run.
 func rt3Perm(n int) []int32 {

@@ -13,7 +13,7 @@ import (
 // Holes the third red team found (sandbox/redteam2_test.go has the attacks
 // that hold). Each test asserts what issue 9 demands and fails today.
 
-// HOLE: a host call that touches the guest's memory at addresses the bot
+// Once a hole (fixed): a host call that touches the guest's memory at addresses the bot
 // chooses pays no memory surcharge. fd_write to stdout reads (scans for a
 // newline) every byte of every iovec, and an iovec costs 32 units whatever
 // the memory's size. 60,000 two-byte iovecs, each across the boundary of
@@ -32,7 +32,12 @@ import (
 // load. The same holds for the start-up allowance, and for a scan of one
 // large iovec (64 bytes a unit, streamed from memory: 1.1 s for a start-up
 // at a load of 14).
-func TestRedTeam3HoleIovecsPayNoSurcharge(t *testing.T) {
+// maxUnspent bounds what an answer that ends in fuel leaves in its
+// tank: less than the price of its dearest call that did not fit (here
+// fd_write with meter.HostMaxIovecs iovecs in 248 MiB, about 300,000).
+const maxUnspent = 400_000
+
+func TestRedTeam3IovecsPayNoSurcharge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of CPU")
 	}
@@ -64,7 +69,7 @@ func TestRedTeam3HoleIovecsPayNoSurcharge(t *testing.T) {
 			c0, _ := in.guestCPU()
 			r := in.Ask(context.Background(), obsWithFuel(`{}`))
 			c1, _ := in.guestCPU()
-			if left := in.Tank().Fuel(); r.Status != protocol.Fuel || left > 1e9-perAnswer+200_000 {
+			if left := in.Tank().Fuel(); r.Status != protocol.Fuel || left > 1e9-perAnswer+maxUnspent {
 				t.Errorf("second answer %+v with %d left, want fuel after the first answer's bound", r, left)
 			}
 			mu.Lock()
@@ -86,19 +91,19 @@ func TestRedTeam3HoleIovecsPayNoSurcharge(t *testing.T) {
 	}
 }
 
-// HOLE: a stopped instance is not gone at once when it is inside one host
+// Once a hole (fixed): a stopped instance is not gone at once when it is inside one host
 // call: the kill flag is looked at only when the guest pays for something
 // (a check, a host call's charge or its return), and a single fd_write may
 // carry as many iovecs as its answer can pay for: 2.7 million under a chess
 // clock's 100,000,000 (Lines and Boxes). This bot's iovec array starts
 // with its answer, "{}\n", then 2.7 million two-byte iovecs across the page
-// boundaries of 248 MiB (TestRedTeam3HoleIovecsPayNoSurcharge): its answer
+// boundaries of 248 MiB (TestRedTeam3IovecsPayNoSurcharge): its answer
 // is ok at once, and the host call goes on for seconds after it, through a
 // Stop. Issue 9: "the instance stops running at once (no work of the bot
 // goes on after the verdict)"; TestRedTeam2StopsAtOnce allows the largest
 // single operation 1 s of CPU. Stop waits for the call (5 s of grace, after
 // which it leaves the instance running and returns).
-func TestRedTeam3HoleStopWaitsForHostCall(t *testing.T) {
+func TestRedTeam3StopWaitsForHostCall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of CPU")
 	}
