@@ -361,19 +361,25 @@ func (in *Instance) bind(mod api.Module) {
 // after every memory.grow, so the price never lags the memory's size, and
 // the host changes it nowhere else: it is the same between two checks.
 func (in *Instance) reserve() (all, extra int64) {
-	var pages uint64
-	if in.mem != nil {
-		pages = uint64(in.mem.Size()) / meter.PageSize
-		in.pages.Store(uint32(pages))
-	}
-	dear := !in.started || in.spentTotal()-in.answerFrom >= meter.DearAfter
-	p := meter.AccessPrice(pages, dear)
+	p := in.accessPrice()
 	if p != in.priceNow && in.price != nil {
 		in.price.Set(uint64(p))
 		in.priceNow = p
 	}
 	extra = meter.Reserve * p
 	return meter.Reserve + extra, extra
+}
+
+// accessPrice is the surcharge per memory access now: for the memory's
+// size, at the dear prices in start-up and past meter.DearAfter of an answer.
+func (in *Instance) accessPrice() int64 {
+	var pages uint64
+	if in.mem != nil {
+		pages = uint64(in.mem.Size()) / meter.PageSize
+		in.pages.Store(uint32(pages))
+	}
+	dear := !in.started || in.spentTotal()-in.answerFrom >= meter.DearAfter
+	return meter.AccessPrice(pages, dear)
 }
 
 // counter is the guest's fuel counter now.
@@ -687,6 +693,11 @@ type stdoutWriter struct{ in *Instance }
 
 func (s stdoutWriter) Write(p []byte) (int, error) {
 	in := s.in
+	if in.killed.Load() {
+		// Stopped while in a host call: the call ends at this iovec
+		// rather than after the whole list it paid for.
+		return 0, errStopped
+	}
 	n := len(p)
 	for len(p) > 0 {
 		i := indexNewline(p)

@@ -99,6 +99,18 @@ const (
 	HostIovecPrice        = 32  // plus this per iovec of fd_read and fd_write: the host's writer is called once per iovec
 	HostSubscriptionPrice = 64  // plus this per subscription of poll_oneoff
 	RandomBytesPerUnit    = 4   // random_get: 1 per this many bytes instead
+
+	// Each iovec past the first HostIovecsFlat of a call also pays two
+	// memory accesses at the current AccessPrice: the host reads the
+	// entry and then the buffer it points to, anywhere in memory, so in a
+	// large memory scattered iovecs miss the caches as a pointer chase
+	// does (cost model 4). A call's first few (a libc writes one or two)
+	// pay the flat price alone.
+	HostIovecsFlat = 4
+	// HostMaxIovecs is the most iovecs the host takes from one call, as
+	// Linux's IOV_MAX: a longer list is cut to it, a short read or write
+	// that callers handle anyway, so that no single call runs long.
+	HostMaxIovecs = 1024
 )
 
 // Error is every refusal of Instrument. Its message says in plain words what is
