@@ -379,7 +379,7 @@ func (a *API) leaderboard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.cached(w, r, func(ctx context.Context) (any, error) {
+	return a.cached(w, r, g.Info().ID, func(ctx context.Context) (any, error) {
 		rows, err := a.st.Leaderboard(ctx, g.Info().ID, cur, limit)
 		if err != nil {
 			return nil, err
@@ -782,7 +782,9 @@ func (a *API) matches(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.cached(w, r, func(ctx context.Context) (any, error) {
+	// A list of one game's matches (a bot's in that game too) changes only with that
+	// game; without a game it spans them all.
+	return a.cached(w, r, f.Game, func(ctx context.Context) (any, error) {
 		ms, err := a.st.Matches(ctx, f)
 		if err != nil {
 			return nil, err
