@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/singleflight"
+
+	"github.com/arenabots/arena/internal/store"
 )
 
 // pageCache keeps the encoded answers of the public lists (leaderboards and
@@ -154,6 +156,38 @@ func etagMatches(header, etag string) bool {
 		}
 	}
 	return false
+}
+
+// botGames remembers the game of each bot a list was asked for: a bot's
+// game never changes, and the bot lists are cached by that game's
+// generation. It holds at most maxBotGames bots (then starts again), and
+// only bots that exist.
+type botGames struct {
+	mu    sync.Mutex
+	games map[int64]string
+}
+
+const maxBotGames = 10_000
+
+// of is the game of bot id, or "" (every game) when it cannot be read.
+func (b *botGames) of(ctx context.Context, st *store.Store, id int64) string {
+	b.mu.Lock()
+	g, ok := b.games[id]
+	b.mu.Unlock()
+	if ok {
+		return g
+	}
+	bot, err := st.Bot(ctx, id)
+	if err != nil {
+		return ""
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.games == nil || len(b.games) >= maxBotGames {
+		b.games = map[int64]string{}
+	}
+	b.games[id] = bot.Game
+	return bot.Game
 }
 
 func encodeJSON(v any) []byte {

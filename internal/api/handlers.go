@@ -782,9 +782,13 @@ func (a *API) matches(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// A list of one game's matches (a bot's in that game too) changes only with that
-	// game; without a game it spans them all.
-	return a.cached(w, r, f.Game, func(ctx context.Context) (any, error) {
+	// A list of one game's matches, or of one bot's (a bot plays one
+	// game), changes only with that game; without either it spans them all.
+	scope := f.Game
+	if scope == "" && f.BotID != 0 {
+		scope = a.botGame.of(r.Context(), a.st, f.BotID)
+	}
+	return a.cached(w, r, scope, func(ctx context.Context) (any, error) {
 		ms, err := a.st.Matches(ctx, f)
 		if err != nil {
 			return nil, err

@@ -25,7 +25,9 @@ func TestMain(m *testing.M) { clitest.Main(m, "../../cmd/arena", &arenaBin) }
 // healthy.
 func serveChild(t *testing.T, addr, dir, db string) *clitest.Proc {
 	t.Helper()
-	args := []string{"serve", "--addr", addr, "--data", dir, "--workers", "2", "--rest", "0", "--ack-wait", "2s"}
+	// At nice 0: a lowered match (the default, TestMatchNice) could take
+	// many times as long on a loaded machine, and this test has deadlines.
+	args := []string{"serve", "--addr", addr, "--data", dir, "--workers", "2", "--match-nice", "0", "--rest", "0", "--ack-wait", "2s"}
 	if db != "" {
 		args = append(args, "--db", db)
 	}
