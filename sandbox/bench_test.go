@@ -36,7 +36,10 @@ var benchLimits = Limits{CPU: time.Minute, Wall: time.Hour}
 
 func startBench(b *testing.B, path string) *Instance {
 	b.Helper()
-	in, err := testRT.Start(context.Background(), compileFile(b, path), Config{Tank: bigTank(), Limits: benchLimits})
+	// A tank no solve runs dry: under cost model 4 the Go solve's memory
+	// accesses beyond 20,000,000 of one answer pay the dear prices.
+	tank := &Tank{PerTurn: 1 << 40, Cap: 1 << 40}
+	in, err := testRT.Start(context.Background(), compileFile(b, path), Config{Tank: tank, Limits: benchLimits})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -84,6 +87,7 @@ func BenchmarkSearch(b *testing.B) {
 			b.ReportMetric(float64(meteredCPU)/float64(unmeteredCPU), "cpu-ratio")
 			b.ReportMetric(float64(metered)/float64(unmetered), "wall-ratio")
 			b.ReportMetric(float64(fuel), "fuel/op")
+			b.ReportMetric(float64(in.MemoryPages())/16, "memory-MiB")
 		})
 	}
 }
@@ -218,4 +222,58 @@ func (w lineWriter) Write(p []byte) (int, error) {
 		w.lines <- nil
 	}
 	return len(p), nil
+}
+
+// BenchmarkLiveInstances holds 1,000 instances of the trivial bot alive at
+// once, each having answered once and waiting for its next observation,
+// and reports the process's threads (each waiting instance keeps its
+// guest goroutine locked to an OS thread) and resident memory per
+// instance, then stops them all.
+//
+//	nice -n -5 go test -run XXX -bench LiveInstances -benchtime=1x ./sandbox/
+func BenchmarkLiveInstances(b *testing.B) {
+	const live = 1000
+	for _, lang := range langs {
+		b.Run(lang, func(b *testing.B) {
+			mod := compileFile(b, benchBot(b, lang, "trivial"))
+			for b.Loop() {
+				runtime.GC()
+				threads0, rss0 := procStatus(b, "Threads:"), rss(b)
+				var ins []*Instance
+				start := time.Now()
+				for i := 0; i < live; i++ {
+					in, err := testRT.Start(context.Background(), mod, Config{Tank: protocolTank(), Limits: benchLimits})
+					if err != nil {
+						b.Fatal(err)
+					}
+					askOK(b, in, "{}")
+					ins = append(ins, in)
+				}
+				started := time.Since(start)
+				threads, mem := procStatus(b, "Threads:"), rss(b)
+				for _, in := range ins {
+					in.Stop()
+				}
+				b.ReportMetric(float64(threads-threads0), "threads")
+				b.ReportMetric(float64(mem-rss0)/live/(1<<20), "MiB-RSS/instance")
+				b.ReportMetric(float64(started.Microseconds())/live, "µs-start+answer/instance")
+			}
+		})
+	}
+}
+
+// procStatus reads a count from /proc/self/status.
+func procStatus(b *testing.B, key string) int64 {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Skip("no /proc/self/status")
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, key); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n
+		}
+	}
+	b.Skip("no " + key)
+	return 0
 }

@@ -90,3 +90,35 @@ func TestAnswerOKOnlyWhenItFits(t *testing.T) {
 	}
 	t.Logf("the turn costs %d and is ok from a tank of %s", cost.Fuel, fmt.Sprint(hi))
 }
+
+// Cost model 4: a dry turn in a large memory stops at the loop header that
+// cannot pay its iteration and the reserve at the memory's price (Reserve
+// units of code, every one of which may be an access): never overdrawn,
+// never stopped earlier. The memory is large from the start, or grows
+// into a dearer tier just before the loop.
+func TestDryTurnInLargeMemory(t *testing.T) {
+	load := []byte{0x28, 2, 0}
+	for _, tc := range []struct {
+		name        string
+		pages, grow int32
+	}{
+		{"128 KiB", 2, 0}, {"1 MiB", 16, 0}, {"2 MiB", 32, 0}, {"4 MiB", 64, 0}, {"64 MiB", 1024, 0}, {"200 MiB", 3200, 0},
+		{"grown from 125 MiB to 131 MiB", 2000, 100}, {"grown from 1 MiB to 3 MiB", 16, 32},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			turn := Forever(I32(64), load, Drop) // 4 units and one access an iteration
+			if tc.grow > 0 {
+				turn = Cat(I32(tc.grow), MemoryGrow, Drop, turn)
+			}
+			mod := compileBytes(t, Echo{MinPages: int(tc.pages), Turn: turn}.Module())
+			p := meter.AccessPrice(uint64(tc.pages+tc.grow), false)
+			r, c := meter.Reserve*(1+p), 4+p
+			for _, size := range []int64{5_000_000, 5_000_000 + 77} {
+				got := firstAnswer(t, mod, size)
+				if left := size - got.Fuel; got.Status != protocol.Fuel || left < r || left >= r+c {
+					t.Errorf("tank %d: %s with fuel %d, leaving %d; want fuel, leaving %d to %d", size, got.Status, got.Fuel, left, r, r+c-1)
+				}
+			}
+		})
+	}
+}

@@ -88,6 +88,9 @@ func (l chargeListener) Before(ctx context.Context, mod api.Module, _ api.Functi
 		return
 	}
 	in.bind(mod)
+	if c := l.cost; c.hasIov && c.iovecs[1] < len(params) && uint32(params[c.iovecs[1]]) > meter.HostMaxIovecs {
+		params[c.iovecs[1]] = meter.HostMaxIovecs // a short read or write (params is the function's own stack)
+	}
 	in.charge(meter.HostCallPrice)
 	in.charge(l.cost.price(mod.Memory(), params, in))
 	if l.cost.subs >= 0 && l.cost.subs < len(params) && uint32(params[l.cost.subs]) > maxSubscriptions {
@@ -142,7 +145,7 @@ func (c wasiCost) price(mem api.Memory, params []uint64, in *Instance) int64 {
 	}
 	if c.hasIov && mem != nil {
 		ptr, n := arg(c.iovecs[0]), min(arg(c.iovecs[1]), size/iovecSize)
-		in.charge(int64(n) * meter.HostIovecPrice)
+		in.charge(int64(n)*meter.HostIovecPrice + int64(max(n, meter.HostIovecsFlat)-meter.HostIovecsFlat)*2*in.accessPrice())
 		if c.read && arg(0) == 0 {
 			return units
 		}

@@ -189,10 +189,15 @@ type Instance struct {
 	killCh   chan struct{}
 	killOnce sync.Once
 
-	cpu atomic.Pointer[guestClock] // the guest thread's CPU clock, once it has one
+	cpu   atomic.Pointer[guestClock] // the guest thread's CPU clock, once it has one
+	pages atomic.Uint32              // the linear memory's size at the guest's last call of the host
 
 	// ---- guest goroutine only ----
 	fuel        api.MutableGlobal // the counter; nil until the module is instantiated
+	mem         api.Memory        // the guest's linear memory, whose size sets the reserve
+	price       api.MutableGlobal // the guest's surcharge per memory access, set here
+	priceNow    int64             // its value
+	answerFrom  int64             // spentTotal when the last observation was delivered
 	budget      int64             // fuel not yet handed to the guest
 	given       int64             // all fuel ever put in the counter; spent = given - counter
 	slept       int64             // virtual nanoseconds slept
@@ -353,7 +358,41 @@ func (in *Instance) bind(mod api.Module) {
 	}
 	if g, ok := mod.ExportedGlobal(meter.GlobalExport).(api.MutableGlobal); ok {
 		in.fuel = g
+		in.mem = mod.Memory()
+		in.price, _ = mod.ExportedGlobal(meter.PriceExport).(api.MutableGlobal)
+		in.priceNow = -1
 	}
+}
+
+// reserve sets the guest's price of a memory access for the size of its
+// memory now, at the dear prices in start-up and past meter.DearAfter of an
+// answer (cost model 4), and returns what the tank must hold when the guest
+// passes a check: the most its code can charge before the next one,
+// Reserve units of which every one may be a memory access at that price.
+// The guest's checks compare its counter with meter.Reserve alone, so the
+// rest, extra, stays in the budget (slice). The guest calls the host (refill)
+// after every memory.grow, so the price never lags the memory's size, and
+// the host changes it nowhere else: it is the same between two checks.
+func (in *Instance) reserve() (all, extra int64) {
+	p := in.accessPrice()
+	if p != in.priceNow && in.price != nil {
+		in.price.Set(uint64(p))
+		in.priceNow = p
+	}
+	extra = meter.Reserve * p
+	return meter.Reserve + extra, extra
+}
+
+// accessPrice is the surcharge per memory access now: for the memory's
+// size, at the dear prices in start-up and past meter.DearAfter of an answer.
+func (in *Instance) accessPrice() int64 {
+	var pages uint64
+	if in.mem != nil {
+		pages = uint64(in.mem.Size()) / meter.PageSize
+		in.pages.Store(uint32(pages))
+	}
+	dear := !in.started || in.spentTotal()-in.answerFrom >= meter.DearAfter
+	return meter.AccessPrice(pages, dear)
 }
 
 // counter is the guest's fuel counter now.
@@ -372,9 +411,12 @@ func (in *Instance) spentTotal() int64 { return in.given - in.counter() }
 
 // slice puts up to a slice of the live fuel v in the counter, the rest in
 // the budget. The counter gets Reserve on top of the slice, since the
-// guest calls refill when it falls below Reserve.
+// guest calls refill when it falls below Reserve; the budget keeps the
+// reserve's surcharge for memory accesses, so that a guest passing a check
+// always has the whole reserve in the tank.
 func (in *Instance) slice(v int64) int64 {
-	s := min(v, in.limits.Slice+meter.Reserve)
+	_, extra := in.reserve()
+	s := min(v-extra, in.limits.Slice+meter.Reserve)
 	in.given += s - in.counter()
 	in.fuel.Set(uint64(s))
 	in.budget = v - s
@@ -394,7 +436,7 @@ func (in *Instance) refill(mod api.Module, counter, charge int64) int64 {
 		panic(errStopped)
 	}
 	live := in.budget + counter
-	if live < meter.Reserve {
+	if r, _ := in.reserve(); live < r {
 		in.fuel.Set(uint64(counter + charge))
 		in.dry = true
 		panic(errOutOfFuel)
@@ -433,11 +475,12 @@ func (in *Instance) resume() {
 		return
 	}
 	live := in.live()
-	if live < meter.Reserve {
+	r, extra := in.reserve()
+	if live < r {
 		in.dry = true
 		panic(errOutOfFuel)
 	}
-	if in.counter() < meter.Reserve {
+	if in.counter() < meter.Reserve || in.budget < extra {
 		in.slice(live)
 	}
 }
@@ -463,6 +506,7 @@ func (in *Instance) startTurn(observe func(left int64) []byte) {
 		answer = min(answer, a)
 	}
 	in.held = left - answer
+	in.answerFrom = in.spentTotal()
 	in.slice(answer)
 	in.delivered = answer
 	in.outstanding = true
@@ -662,6 +706,11 @@ type stdoutWriter struct{ in *Instance }
 
 func (s stdoutWriter) Write(p []byte) (int, error) {
 	in := s.in
+	if in.killed.Load() {
+		// Stopped while in a host call: the call ends at this iovec
+		// rather than after the whole list it paid for.
+		return 0, errStopped
+	}
 	n := len(p)
 	for len(p) > 0 {
 		i := indexNewline(p)
@@ -794,6 +843,10 @@ func instantiateHost(ctx context.Context, wz wazero.Runtime) (api.Module, error)
 		Export(hostFuelLeft).
 		Instantiate(ctx)
 }
+
+// MemoryPages is the size of the bot's linear memory in 64 KiB pages, as of
+// its last call of the host (every answer is one).
+func (in *Instance) MemoryPages() uint32 { return in.pages.Load() }
 
 // StartupFuel is the fuel the instance spent from instantiation to its first
 // stdin read, out of Limits.StartAllowance. Read it once the first Ask has

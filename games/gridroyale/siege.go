@@ -90,7 +90,10 @@ func (b *siegeBot) predict() {
 		}
 		r := &b.rivals[e]
 		if r.models[0] == nil {
-			r.models = [2]*planner{{opt: houseOptions, stop: b.p.stop}, {opt: harvesterOptions, stop: b.p.stop}}
+			// Both models make the same home field (the same zone lead):
+			// the second copies the first's.
+			house := &planner{opt: houseOptions, stop: b.p.stop}
+			r.models = [2]*planner{house, {opt: harvesterOptions, stop: b.p.stop, shared: house}}
 		}
 		for k, m := range r.models {
 			if b.p.stop != nil && b.p.stop() {
@@ -110,6 +113,9 @@ func (b *siegeBot) predict() {
 			}
 			m.Act(s, e)
 			r.guess[k] = r.guess[k][:0]
+			if m.cut {
+				continue // its field was cut short: no guesses to trust
+			}
 			for i := range s.Units {
 				if u := s.Units[i]; u.Owner == e {
 					r.guess[k] = append(r.guess[k], guess{u.ID, u.Y*s.W + u.X})

@@ -151,14 +151,15 @@ const (
 // at loop headers (so a trap leaves the global behind by at most the code
 // since the last loop header or call) and wherever the function returns.
 type bodyRewriter struct {
-	m     *rewriter
-	r     reader
-	code  []byte // the function's instrumented code so far
-	seg   []byte // the current segment's instructions
-	raw   int
-	count int64     // units charged for the current segment
-	check checkKind // the check that starts the current segment
-	depth int       // open blocks, the function's own included
+	m      *rewriter
+	r      reader
+	code   []byte // the function's instrumented code so far
+	seg    []byte // the current segment's instructions
+	raw    int
+	count  int64     // units charged for the current segment
+	access int64     // memory accesses among them, charged AccessPrice more each
+	check  checkKind // the check that starts the current segment
+	depth  int       // open blocks, the function's own included
 
 	// Checks are placed so that at most checkEvery units run between one
 	// and the next on any path (see endSegment). acc is the most units
@@ -244,7 +245,7 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 	localsEnd := r.pos
 	b.fuel, b.tmp, b.stack, b.cost = uint32(b.locals), uint32(b.locals+1), uint32(b.locals+2), uint32(b.locals+3)
 	b.code, b.seg = b.code[:0], b.seg[:0]
-	b.raw, b.count, b.check, b.depth = r.pos, 0, entryCheck, 1
+	b.raw, b.count, b.access, b.check, b.depth = r.pos, 0, 0, entryCheck, 1
 	// The entry pays for zeroing the declared locals.
 	b.count = int64(b.locals-uint64(len(m.types[m.funcs[fn]].params))) / LocalsPerUnit
 	b.acc, b.must, b.checked = 0, false, false
@@ -297,16 +298,16 @@ func (m *rewriter) checkFunc() uint32 { return uint32(len(m.funcs)) + 1 }
 
 // appendCheck appends: if fuel < Reserve { fuel = check(fuel, charge) },
 // the fuel's value (after the charge) being on the stack already. charge is
-// what was just taken: on a tank that cannot pay, the host gives it back,
-// since the code it paid for does not run.
-func (b *bodyRewriter) appendCheck(c []byte, charge int64) []byte {
+// what was just taken (count units, access of them memory accesses): on a
+// tank that cannot pay, the host gives it back, since the code it paid for
+// does not run. The charge is computed again only on that rare path.
+func (b *bodyRewriter) appendCheck(c []byte, count, access int64) []byte {
 	c = append(c, opcodeI64Const)
 	c = appendS64(c, Reserve)
 	c = append(c, opcodeI64LtS, opcodeIf, blockTypeEmpty, opcodeLocalGet)
 	c = appendU32(c, b.fuel)
-	if charge >= 0 {
-		c = append(c, opcodeI64Const)
-		c = appendS64(c, charge)
+	if count >= 0 {
+		c = b.appendCharge(c, count, access)
 	} else { // charged at run time: the amount is in the local cost
 		c = append(c, opcodeLocalGet)
 		c = appendU32(c, b.cost)
@@ -316,6 +317,53 @@ func (b *bodyRewriter) appendCheck(c []byte, charge int64) []byte {
 	c = append(c, opcodeLocalSet)
 	c = appendU32(c, b.fuel)
 	return append(c, opcodeEnd)
+}
+
+// appendCharge pushes the charge of count units of which access are memory
+// accesses: count + access * the price global (cost model 4). Adding the
+// surcharge to the count before subtracting keeps the counter's chain of
+// dependent instructions one subtraction a segment.
+func (b *bodyRewriter) appendCharge(c []byte, count, access int64) []byte {
+	if access == 0 {
+		c = append(c, opcodeI64Const)
+		return appendS64(c, count)
+	}
+	c = append(c, opcodeGlobalGet)
+	c = appendU32(c, b.m.globals+2)
+	if access > 1 {
+		c = append(c, opcodeI64Const)
+		c = appendS64(c, access)
+		c = append(c, opcodeI64Mul)
+	}
+	if count == 0 {
+		return c
+	}
+	c = append(c, opcodeI64Const)
+	c = appendS64(c, count)
+	return append(c, opcodeI64Add)
+}
+
+// afterGrow follows memory.grow, whose result is on the stack: the host is
+// called with the counter (charge 0), whatever it holds, so that it sets
+// the price of a memory access for the memory's new size and holds back
+// the reserve at that price (the host's Instance.slice), or stops the bot
+// there, the grow paid for and nothing after it run. The segment ends
+// there.
+//
+//	local.get fuel; i64.const 0; call check; local.set fuel
+func (b *bodyRewriter) afterGrow() {
+	if b.r.err != nil {
+		return
+	}
+	b.flush(b.r.pos)
+	s := append(b.seg, opcodeLocalGet)
+	s = appendU32(s, b.fuel)
+	s = append(s, opcodeI64Const, 0, opcodeCall)
+	s = appendU32(s, b.m.checkFunc())
+	s = append(s, opcodeLocalSet)
+	b.seg = appendU32(s, b.fuel)
+	b.checked = true
+	b.endSegment()
 }
 
 // FrameBytes is what a call of a function with that many locals (parameters
@@ -411,6 +459,7 @@ func (b *bodyRewriter) instructions() {
 		case opFree:
 		case opMemarg:
 			b.count++
+			b.access++
 			b.memarg()
 		case opLocal:
 			b.count++
@@ -430,7 +479,8 @@ func (b *bodyRewriter) instructions() {
 			b.memoryIndex()
 			if op == 0x40 { // memory.grow: per page asked for
 				b.count--
-				b.chargeCount(start, GrowPrice, MaxMemoryPages, PagePrice, 0)
+				b.chargeCount(start, GrowPrice, MaxMemoryPages, PagePrice, 0, 0)
+				b.afterGrow()
 			}
 		case opI32Const:
 			b.count++
@@ -679,23 +729,21 @@ func (b *bodyRewriter) endSegment() {
 		c = append(c, opcodeLocalGet)
 		c = appendU32(c, b.fuel)
 		if b.count > 0 {
-			// fuel -= count
-			c = append(c, opcodeI64Const)
-			c = appendS64(c, b.count)
+			// fuel -= count + access * price
+			c = b.appendCharge(c, b.count, b.access)
 			c = append(c, opcodeI64Sub, opcodeLocalTee)
 			c = appendU32(c, b.fuel)
 		}
-		c = b.appendCheck(c, b.count)
+		c = b.appendCheck(c, b.count, b.access)
 		if b.check == loopCheck {
 			c = b.syncOut(c) // global = fuel, so a trap leaves it nearly exact
 		}
 		acc = 0
 	case b.count > 0:
-		// fuel -= count
+		// fuel -= count + access * price
 		c = append(c, opcodeLocalGet)
 		c = appendU32(c, b.fuel)
-		c = append(c, opcodeI64Const)
-		c = appendS64(c, b.count)
+		c = b.appendCharge(c, b.count, b.access)
 		c = append(c, opcodeI64Sub, opcodeLocalSet)
 		c = appendU32(c, b.fuel)
 	}
@@ -709,7 +757,7 @@ func (b *bodyRewriter) endSegment() {
 	if len(b.code) > b.room {
 		b.r.refuse("the module's code grows past %d MiB when metered (compilers' output grows by about a half): it is made of an unusual number of branches and calls", maxMeteredCode>>20)
 	}
-	b.count, b.check, b.must, b.checked = 0, noCheck, false, false
+	b.count, b.access, b.check, b.must, b.checked = 0, 0, noCheck, false, false
 }
 
 // structural handles block structure that is a branch target or a fork
@@ -760,38 +808,40 @@ func (b *bodyRewriter) misc(start int) {
 	r := &b.r
 	switch sub := r.u32(); {
 	case sub <= 7: // trunc_sat
-	case sub == 8: // memory.init
+	case sub == 8: // memory.init: one access of the memory
 		r.u32()
 		b.memoryIndex()
-		b.chargeBulk(start)
-	case sub == 10: // memory.copy
+		b.chargeBulk(start, 1)
+	case sub == 10: // memory.copy: two, where it reads and where it writes
 		b.memoryIndex()
 		b.memoryIndex()
-		b.chargeBulk(start)
+		b.chargeBulk(start, 2)
 	case sub == 11: // memory.fill
 		b.memoryIndex()
-		b.chargeBulk(start)
+		b.chargeBulk(start, 1)
 	case sub == 9, sub == 13, sub == 16: // data.drop, elem.drop, table.size
 		r.u32()
 	case sub == 15, sub == 17: // table.grow, table.fill
 		r.u32()
 		b.count--
-		b.chargeCount(start, TablePrice, MaxTableElements, TableElementPrice, 0)
+		b.chargeCount(start, TablePrice, MaxTableElements, TableElementPrice, 0, 0)
 	case sub == 12, sub == 14: // table.init, table.copy
 		r.u32()
 		r.u32()
 		b.count--
-		b.chargeCount(start, TablePrice, MaxTableElements, TableElementPrice, 0)
+		b.chargeCount(start, TablePrice, MaxTableElements, TableElementPrice, 0, 0)
 	default:
 		r.fail("unknown opcode 0xfc %d", sub)
 	}
 }
 
 // chargeBulk charges the length operand of the bulk memory instruction at
-// start: one unit per BulkBytesPerUnit bytes.
-func (b *bodyRewriter) chargeBulk(start int) {
+// start: one unit per BulkBytesPerUnit bytes, and the surcharge of access
+// memory accesses (the bytes themselves go by in order, at the speed of
+// the plain price, whatever the memory's size).
+func (b *bodyRewriter) chargeBulk(start int, access int64) {
 	b.count--
-	b.chargeCount(start, BulkPrice, MemoryCap, 1, log2BulkBytesUnit)
+	b.chargeCount(start, BulkPrice, MemoryCap, 1, log2BulkBytesUnit, access)
 }
 
 // chargeCount charges, at run time, the operation at start, whose count is
@@ -806,9 +856,9 @@ func (b *bodyRewriter) chargeBulk(start int) {
 //	local.tee tmp
 //	(select (local.get tmp) (i32.const clamp) (i32.lt_u (local.get tmp) (i32.const clamp)))
 //	i64.extend_i32_u; i64.const price; i64.mul; i64.const shift; i64.shr_u
-//	i64.const base; i64.add; local.set cost
+//	i64.const base; i64.add; [global.get P; i64.const access; i64.mul; i64.add]; local.set cost
 //	local.get fuel; local.get cost; i64.sub; local.tee fuel; check
-func (b *bodyRewriter) chargeCount(start int, base, clamp, price int64, shift byte) {
+func (b *bodyRewriter) chargeCount(start int, base, clamp, price int64, shift byte, access int64) {
 	if b.r.err != nil {
 		return
 	}
@@ -834,7 +884,12 @@ func (b *bodyRewriter) chargeCount(start int, base, clamp, price int64, shift by
 	}
 	s = append(s, opcodeI64Const)
 	s = appendS64(s, base)
-	s = append(s, opcodeI64Add, opcodeLocalSet)
+	s = append(s, opcodeI64Add)
+	if access > 0 {
+		s = b.appendCharge(s, 0, access)
+		s = append(s, opcodeI64Add)
+	}
+	s = append(s, opcodeLocalSet)
 	s = appendU32(s, b.cost)
 	s = append(s, opcodeLocalGet)
 	s = appendU32(s, b.fuel)
@@ -842,7 +897,7 @@ func (b *bodyRewriter) chargeCount(start int, base, clamp, price int64, shift by
 	s = appendU32(s, b.cost)
 	s = append(s, opcodeI64Sub, opcodeLocalTee)
 	s = appendU32(s, b.fuel)
-	b.seg = b.appendCheck(s, -1)
+	b.seg = b.appendCheck(s, -1, 0)
 	b.checked = true
 	b.endSegment()
 }
@@ -853,12 +908,14 @@ func (b *bodyRewriter) simd() {
 	r := &b.r
 	switch sub := r.u32(); {
 	case sub <= 11, sub == 92, sub == 93: // loads and stores
+		b.access++
 		b.memarg()
 	case sub == 12, sub == 13: // v128.const, i8x16.shuffle
 		r.bytes(16)
 	case sub >= 21 && sub <= 34: // extract and replace lane
 		r.bytes(1)
 	case sub >= 84 && sub <= 91: // load and store lane
+		b.access++
 		b.memarg()
 		r.bytes(1)
 	case sub > 0x113:

@@ -134,6 +134,7 @@ type tank struct {
 	handed  int64 // fuel handed out so far
 	refills int
 	init    int64 // the instantiation's cost, which the tests pre-pay
+	dear    bool  // memory accesses pay the dear prices (cost model 4)
 }
 
 var errOutOfFuel = errors.New("out of fuel")
@@ -142,6 +143,9 @@ var errOutOfFuel = errors.New("out of fuel")
 // charge.
 func (t *tank) refill(mod api.Module, counter, charge int64) int64 {
 	t.refills++
+	// The surcharge of a memory access, as the runtime sets it.
+	pages := uint64(mod.Memory().Size()) / PageSize
+	mod.ExportedGlobal(PriceExport).(api.MutableGlobal).Set(uint64(AccessPrice(pages, t.dear)))
 	live := counter + t.left
 	if live < Reserve {
 		// The charged code does not run: give its charge back.
@@ -198,6 +202,11 @@ func runPlain(t testing.TB, wasm []byte, tk *tank, cfg wazero.ModuleConfig) (api
 	mod, err := rt.InstantiateModule(ctx, compiled, cfg.WithName("bot").WithStartFunctions())
 	if err != nil {
 		t.Fatalf("instantiate: %v", err)
+	}
+	// The price global starts at the start-up price; set it as the
+	// runtime would for the tank's phase.
+	if g, ok := mod.ExportedGlobal(PriceExport).(api.MutableGlobal); ok && tk != nil {
+		g.Set(uint64(AccessPrice(uint64(mod.Memory().Size())/PageSize, tk.dear)))
 	}
 	_, err = mod.ExportedFunction("_start").Call(ctx)
 	return mod, err

@@ -46,12 +46,13 @@ import (
 // Version 3 stops a bot at the check whose code and reserve the tank cannot
 // pay, having charged exactly the code that ran, prices bulk memory at 8 +
 // 1 per 8 bytes and iovecs at 32 (docs/fuel.md).
-const CostModel = 3
+const CostModel = 4
 
 const (
 	ImportModule = "arena_meter" // the module name of the host function the pass imports
 	ImportName   = "refill"      // type (param i64 i64) (result i64): the counter and the charge just made
 	GlobalExport = "arena_fuel"  // the exported mutable i64 global: the fuel counter
+	PriceExport  = "arena_price" // the exported mutable i64 global: the surcharge per memory access, set by the host
 )
 
 // Reserve is what every check asks the tank to hold after the charge of the
@@ -98,6 +99,18 @@ const (
 	HostIovecPrice        = 32  // plus this per iovec of fd_read and fd_write: the host's writer is called once per iovec
 	HostSubscriptionPrice = 64  // plus this per subscription of poll_oneoff
 	RandomBytesPerUnit    = 4   // random_get: 1 per this many bytes instead
+
+	// Each iovec past the first HostIovecsFlat of a call also pays two
+	// memory accesses at the current AccessPrice: the host reads the
+	// entry and then the buffer it points to, anywhere in memory, so in a
+	// large memory scattered iovecs miss the caches as a pointer chase
+	// does (cost model 4). A call's first few (a libc writes one or two)
+	// pay the flat price alone.
+	HostIovecsFlat = 4
+	// HostMaxIovecs is the most iovecs the host takes from one call, as
+	// Linux's IOV_MAX: a longer list is cut to it, a short read or write
+	// that callers handle anyway, so that no single call runs long.
+	HostMaxIovecs = 1024
 )
 
 // Error is every refusal of Instrument. Its message says in plain words what is
@@ -148,4 +161,60 @@ func checkHeader(b []byte) error {
 	default:
 		return refusal("unsupported WebAssembly binary version %d: only version 1 modules are accepted", v)
 	}
+}
+
+// tier is a surcharge on every memory access (loads, stores, and the
+// accesses of bulk memory operations) of cost model 4: an access costs 1 +
+// Price when the linear memory is larger than Above pages when it runs.
+// A memory that fits in the host's caches pays nothing more; one that
+// outgrows them makes every access that misses them wait for main memory
+// and the page tables, up to hundreds of times an instruction's time
+// (BenchmarkChase in package sandbox, docs/fuel.md). The comments give the
+// worst CPU time a hop of a dependent-load chase took in the largest memory
+// of the tier.
+type tier struct{ Above, Price int64 }
+
+// turnTiers price the first DearAfter units of an answer: a full tank of
+// 20,000,000 of nothing but chasing takes at most about 25 ns a unit,
+// 0.5 s, a quarter of the backstop.
+var turnTiers = []tier{
+	{Above: 8, Price: 2},     // over 512 KiB: 53 ns a hop
+	{Above: 16, Price: 5},    // over 1 MiB: 133 ns
+	{Above: 32, Price: 8},    // over 2 MiB: 175-220 ns
+	{Above: 512, Price: 15},  // over 32 MiB: 250-384 ns
+	{Above: 2048, Price: 25}, // over 128 MiB: 495-640 ns
+}
+
+// dearTiers price start-up (its allowance is 100,000,000) and whatever an
+// answer spends beyond DearAfter (a chess clock's answer may spend
+// 100,000,000): five times the fuel for the same time, about 5 ns a unit,
+// so 100,000,000 of chasing takes 0.5 s too.
+var dearTiers = []tier{
+	{Above: 2, Price: 2},      // over 128 KiB: 14 ns a hop
+	{Above: 4, Price: 4},      // over 256 KiB: 23 ns
+	{Above: 8, Price: 10},     // over 512 KiB: 53 ns
+	{Above: 16, Price: 26},    // over 1 MiB: 133 ns
+	{Above: 32, Price: 44},    // over 2 MiB: 175-220 ns
+	{Above: 512, Price: 80},   // over 32 MiB: 250-384 ns
+	{Above: 2048, Price: 128}, // over 128 MiB: 495-640 ns
+}
+
+// DearAfter is what an answer spends at the turn's prices; start-up, and an
+// answer past this much, pay the dear ones.
+const DearAfter = 20_000_000
+
+// AccessPrice is the surcharge per memory access of a memory of that many
+// 64 KiB pages, at the prices of a turn, or the dear ones.
+func AccessPrice(pages uint64, dear bool) int64 {
+	tiers := turnTiers
+	if dear {
+		tiers = dearTiers
+	}
+	var p int64
+	for _, t := range tiers {
+		if int64(pages) > t.Above {
+			p = t.Price
+		}
+	}
+	return p
 }

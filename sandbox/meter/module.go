@@ -516,7 +516,7 @@ func (m *rewriter) globalSection(r *reader) {
 		return
 	}
 	var c []byte
-	c = appendU32(c, uint32(n+2))
+	c = appendU32(c, uint32(n+3))
 	for i := 0; i < n && r.err == nil; i++ {
 		t := r.byte()
 		m.checkValueType(r, t)
@@ -535,8 +535,14 @@ func (m *rewriter) globalSection(r *reader) {
 	c = append(c, 0x0b)
 	// The stack estimate (code.go, enterStack): (global (mut i32) (i32.const 0)).
 	c = append(c, typeI32, 1, 0x41, 0, 0x0b)
+	// The surcharge per memory access, which the host sets at every call
+	// of refill (code.go, afterGrow); it starts at the start-up price of
+	// the initial memory: (global (mut i64) (i64.const AccessPrice(pages, true))).
+	price := appendS64([]byte{typeI64, 1, opcodeI64Const}, AccessPrice(m.memPages, true))
+	price = append(price, 0x0b)
+	c = append(c, price...)
 	m.emit(secGlobal, c)
-	m.initAt = len(m.out) - 16
+	m.initAt = len(m.out) - 16 - len(price)
 }
 
 func (m *rewriter) exportSection(r *reader) {
@@ -547,14 +553,14 @@ func (m *rewriter) exportSection(r *reader) {
 		return
 	}
 	var c []byte
-	c = appendU32(c, uint32(n+1))
+	c = appendU32(c, uint32(n+2))
 	for i := 0; i < n && r.err == nil; i++ {
 		name := r.name()
 		kind := r.byte()
 		if r.err != nil {
 			return
 		}
-		if name == GlobalExport {
+		if name == GlobalExport || name == PriceExport {
 			r.refuse("export %q is not allowed: the name is reserved for the fuel meter; rename or drop the export", name)
 			return
 		}
@@ -593,6 +599,9 @@ func (m *rewriter) exportSection(r *reader) {
 	c = appendName(c, GlobalExport)
 	c = append(c, kindGlobal)
 	c = appendU32(c, m.globals)
+	c = appendName(c, PriceExport)
+	c = append(c, kindGlobal)
+	c = appendU32(c, m.globals+2)
 	m.emit(secExport, c)
 }
 

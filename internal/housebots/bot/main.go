@@ -25,7 +25,7 @@ func main() {
 	case "lines-and-boxes":
 		hostplay.Run(linesandboxes.Game{}, name, lnbobs.Decode)
 	case "grid-royale":
-		hostplay.Run(gridroyale.Game{}, name, grobs.Decode)
+		hostplay.Run(gridroyale.Game{}, name, grobs.NewDecoder())
 	default:
 		fmt.Fprintf(os.Stderr, "no house bot is selected in this module (%q)\n", game+"/"+name)
 		os.Exit(2)

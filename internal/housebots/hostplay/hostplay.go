@@ -11,6 +11,7 @@
 package hostplay
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
@@ -90,8 +91,10 @@ func (p *Player) stop() bool {
 // observation should get, rather than a crash that costs it the instance.
 var noAnswer = []byte(`{}`)
 
-// Answer answers one observation line.
+// Answer answers one observation line. The answer's budget starts before
+// the observation is read, so that reading it counts against MaxSpend.
 func (p *Player) Answer(line []byte) []byte {
+	p.start = sdk.FuelLeft()
 	st, seat, err := p.Decode(sdk.JSON(line))
 	if err != nil {
 		os.Stderr.WriteString("observation: " + err.Error() + "\n")
@@ -109,9 +112,8 @@ func (p *Player) Answer(line []byte) []byte {
 		p.stopSet = true
 		sb.SetStop(p.stop)
 	}
-	p.start = sdk.FuelLeft()
 	p.maxSpend = MaxSpend
-	if per := int64(sdk.JSON(line).Get("fuel").Get("per_answer").Int()); per > 0 {
+	if per := perAnswer(line); per > 0 {
 		// A chess clock (Lines and Boxes): the tank is the whole game's, and
 		// one answer may spend at most per; think with at most half of
 		// that, and a sixteenth of the clock left, so the clock lasts.
@@ -122,6 +124,18 @@ func (p *Player) Answer(line []byte) []byte {
 		return noAnswer
 	}
 	return a
+}
+
+// perAnswer is the per_answer of the observation's "fuel" field, 0 when it
+// has none. The platform adds that field last (game.AddField), so it is
+// looked for from the end: scanning a large observation from its start
+// again would cost a Grid Royale bot a tenth of its turn.
+func perAnswer(line []byte) int64 {
+	i := bytes.LastIndex(line, []byte(`"fuel":`))
+	if i < 0 {
+		return 0
+	}
+	return int64(sdk.JSON(line[i+len(`"fuel":`):]).Get("per_answer").Int())
 }
 
 // Marker starts the selection: the module's one string that begins with it

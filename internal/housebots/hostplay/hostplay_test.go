@@ -20,7 +20,7 @@ import (
 var decoders = map[string]hostplay.Decoder{
 	"dots-and-boxes":  dnbobs.Decode,
 	"lines-and-boxes": lnbobs.Decode,
-	"grid-royale":     grobs.Decode,
+	"grid-royale":     grobs.NewDecoder(), // one state, reused, as the house module reads
 }
 
 // fuelField is what the platform adds to a wasm bot's observation; the
