@@ -18,6 +18,7 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/sys"
 
+	"github.com/arenabots/arena/internal/nice"
 	"github.com/arenabots/arena/internal/rng"
 	"github.com/arenabots/arena/protocol"
 	"github.com/arenabots/arena/sandbox/meter"
@@ -226,8 +227,15 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 	if err != nil {
 		return nil, err
 	}
+	limits := cfg.Limits.withDefaults()
+	if cfg.Limits.Wall == 0 {
+		// A lowered guest thread gets a smaller share of a contended
+		// core; its wall-clock backstop grows with it, so that it is
+		// reached at the same load as an unlowered guest's.
+		limits.Wall = time.Duration(float64(limits.Wall) * nice.Slowdown(nice.From(ctx)))
+	}
 	in := &Instance{
-		limits:  cfg.Limits.withDefaults(),
+		limits:  limits,
 		tank:    cfg.Tank,
 		deliver: make(chan func(int64) []byte, 1),
 		answers: make(chan protocol.Reply, 1),
@@ -286,7 +294,12 @@ func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.Compil
 	defer close(in.done)
 	defer release()
 	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	// A match may ask for its guests' threads to run below the rest of
+	// the process (internal/nice); a lowered thread ends with this
+	// goroutine instead of going back to the runtime's pool.
+	if !nice.Lower(nice.From(ctx)) {
+		defer runtime.UnlockOSThread()
+	}
 	if id, ok := threadClock(); ok {
 		if base, ok := threadCPUTime(id); ok {
 			in.cpu.Store(&guestClock{id, base})

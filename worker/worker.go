@@ -22,6 +22,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -30,6 +31,7 @@ import (
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/jobs"
+	"github.com/arenabots/arena/internal/nice"
 	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
 )
@@ -47,6 +49,11 @@ type Options struct {
 	// this often, under Name (default: the host name).
 	Announce time.Duration
 	Name     string
+	// Nice, when above 0, runs each match on threads that many nice
+	// levels below the process (internal/nice): the match's own goroutine,
+	// where the game and the house bots run, and its wasm guests' threads.
+	// A server sets it so that its requests get a core ahead of matches.
+	Nice int
 }
 
 // Pool is a set of workers sharing one module cache.
@@ -56,6 +63,7 @@ type Pool struct {
 	cache *Cache
 	log   *slog.Logger
 	stats *stats
+	nice  atomic.Int32 // Options.Nice, or SetNice's
 }
 
 // New makes a pool over q.
@@ -73,8 +81,14 @@ func New(q *jobs.Queue, opt Options) (*Pool, error) {
 	if opt.Name == "" {
 		opt.Name = defaultName()
 	}
-	return &Pool{q: q, opt: opt, cache: c, log: opt.Log, stats: newStats()}, nil
+	p := &Pool{q: q, opt: opt, cache: c, log: opt.Log, stats: newStats()}
+	p.nice.Store(int32(opt.Nice))
+	return p, nil
 }
+
+// SetNice changes Options.Nice for the matches started from now on (for
+// benchmarks that compare the settings in one run).
+func (p *Pool) SetNice(n int) { p.nice.Store(int32(n)) }
 
 // Size is the number of workers.
 func (p *Pool) Size() int { return p.opt.Workers }
@@ -180,7 +194,10 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 			}
 		}
 	}()
-	res, err := p.run(ctx, j)
+	var res *jobs.Result
+	var err error
+	lower := int(p.nice.Load())
+	nice.Run(lower, func() { res, err = p.run(nice.With(ctx, lower), j) })
 	stopHB()
 	if res != nil {
 		res.Worker, res.Check, res.Original = p.stats.id, j.Check, j.NotWorker

@@ -15,12 +15,13 @@ import (
 )
 
 type serveCmd struct {
-	Addr    string        `default:"127.0.0.1:8080" help:"Address to listen on (HOST:PORT)."`
-	Data    string        `default:"./arena-data" type:"path" help:"Directory for the database, the job queue and the module cache."`
-	DB      string        `name:"db" help:"Database URL: postgres://... for Postgres; empty for SQLite under --data."`
-	Workers int           `default:"0" help:"Matches run at once in this process (0: one per core). GOMAXPROCS becomes one more than this, unless set in the environment, so that requests never wait for a match."`
-	AckWait time.Duration `default:"30s" hidden:"" help:"How long a job may go without a worker's heartbeat before it is handed out again."`
-	Rest    time.Duration `default:"10s" help:"Least time between two rated matches of a bot (new versions get a burst regardless); 0 runs matches back to back."`
+	Addr      string        `default:"127.0.0.1:8080" help:"Address to listen on (HOST:PORT)."`
+	Data      string        `default:"./arena-data" type:"path" help:"Directory for the database, the job queue and the module cache."`
+	DB        string        `name:"db" help:"Database URL: postgres://... for Postgres; empty for SQLite under --data."`
+	Workers   int           `default:"0" help:"Matches run at once in this process (0: one per core). GOMAXPROCS becomes one more than this, unless set in the environment, so that requests never wait for a match."`
+	MatchNice int           `name:"match-nice" default:"10" help:"Run matches this many nice levels below the server's requests (0 to 19; 0: the same priority), so that requests get a core first (docs/deploy.md)."`
+	AckWait   time.Duration `default:"30s" hidden:"" help:"How long a job may go without a worker's heartbeat before it is handed out again."`
+	Rest      time.Duration `default:"10s" help:"Least time between two rated matches of a bot (new versions get a burst regardless); 0 runs matches back to back."`
 
 	NATSListen   string   `name:"nats-listen" placeholder:"HOST:PORT" help:"Open the embedded NATS server to workers on other machines (arena worker); writes DATA/worker.creds for them (docs/deploy.md)."`
 	NATSTLSCert  string   `name:"nats-tls-cert" type:"path" help:"PEM certificate for --nats-listen: workers then connect over TLS."`
@@ -34,6 +35,9 @@ type serveCmd struct {
 }
 
 func (c *serveCmd) Run() error {
+	if c.MatchNice < 0 || c.MatchNice > 19 {
+		return fmt.Errorf("serve: --match-nice %d: want 0 to 19", c.MatchNice)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -44,7 +48,7 @@ func (c *serveCmd) Run() error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer site.Close()
-	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: c.DB, Workers: c.Workers, Rest: c.Rest, AckWait: c.AckWait, Log: log, Site: site, Games: c.Games,
+	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: c.DB, Workers: c.Workers, MatchNice: c.MatchNice, Rest: c.Rest, AckWait: c.AckWait, Log: log, Site: site, Games: c.Games,
 		NATS: server.NATSOptions{Listen: c.NATSListen, TLSCert: c.NATSTLSCert, TLSKey: c.NATSTLSKey, URL: c.NATS, Creds: c.NATSCreds, Replicas: c.NATSReplicas, NoWorkers: c.NoWorkers, CheckEvery: c.CheckEvery}})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

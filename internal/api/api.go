@@ -83,6 +83,7 @@ type API struct {
 	logins  *limiter
 	uploads *limiter
 	pages   pageCache
+	botGame botGames
 }
 
 // New makes the API handler.

@@ -379,7 +379,7 @@ func (a *API) leaderboard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.cached(w, r, func(ctx context.Context) (any, error) {
+	return a.cached(w, r, g.Info().ID, func(ctx context.Context) (any, error) {
 		rows, err := a.st.Leaderboard(ctx, g.Info().ID, cur, limit)
 		if err != nil {
 			return nil, err
@@ -782,7 +782,13 @@ func (a *API) matches(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.cached(w, r, func(ctx context.Context) (any, error) {
+	// A list of one game's matches, or of one bot's (a bot plays one
+	// game), changes only with that game; without either it spans them all.
+	scope := f.Game
+	if scope == "" && f.BotID != 0 {
+		scope = a.botGame.of(r.Context(), a.st, f.BotID)
+	}
+	return a.cached(w, r, scope, func(ctx context.Context) (any, error) {
 		ms, err := a.st.Matches(ctx, f)
 		if err != nil {
 			return nil, err

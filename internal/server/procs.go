@@ -17,6 +17,12 @@ import (
 // the cores between the threads, where a thread woken by the network gets
 // the core within about a millisecond. An explicit GOMAXPROCS in the
 // environment is kept, and a server without workers keeps the default.
+//
+// Which of the threads gets a contended core is the kernel's choice; the
+// matches' threads are lowered below the rest (Options.MatchNice) so that
+// it picks the server's. More Ps than this did not help in the benchmark
+// (BenchmarkListLatency's procs4 setting): a lowered thread holds its P
+// while the kernel keeps it waiting either way.
 func servingProcs(current, workers int, explicit bool) int {
 	if explicit || workers <= 0 || current > workers {
 		return current

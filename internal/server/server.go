@@ -37,6 +37,11 @@ type Options struct {
 	DB      string // database URL; empty: SQLite under DataDir
 	// Workers is the number of in-process workers; 0 means one per core.
 	Workers int
+	// MatchNice, when above 0, runs the in-process workers' matches that
+	// many nice levels below the server (worker.Options.Nice), so that
+	// requests get a core ahead of them. `arena serve` sets 10; tests
+	// leave it 0 unless they measure it.
+	MatchNice int
 	// AckWait is the job heartbeat window (jobs.Config); 0 for the default.
 	AckWait time.Duration
 	// Site, when set, serves every path outside /api/, /healthz and /metrics.
@@ -120,7 +125,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	}
 	if !opt.NATS.NoWorkers {
 		setServingProcs(opt.Workers)
-		if s.pool, err = worker.New(s.q, worker.Options{Workers: opt.Workers, CacheDir: filepath.Join(opt.DataDir, "modules"), Log: opt.Log}); err != nil {
+		if s.pool, err = worker.New(s.q, worker.Options{Workers: opt.Workers, CacheDir: filepath.Join(opt.DataDir, "modules"), Log: opt.Log, Nice: opt.MatchNice}); err != nil {
 			return fail(err)
 		}
 	}
@@ -156,6 +161,14 @@ func (s *Server) API() http.Handler { return s.api }
 
 // Store is the server's store (for tests and tools).
 func (s *Server) Store() *store.Store { return s.store }
+
+// SetMatchNice changes Options.MatchNice for the matches the in-process
+// workers start from now on (benchmarks compare the settings in one run).
+func (s *Server) SetMatchNice(n int) {
+	if s.pool != nil {
+		s.pool.SetNice(n)
+	}
+}
 
 // seedHouse makes the @house account and its ladder entries (seedLadder):
 // they are on every game's leaderboard from the first start.

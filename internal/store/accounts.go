@@ -25,7 +25,7 @@ const (
 // CreateAccount adds an account; ErrExists when the handle is taken.
 func (s *Store) CreateAccount(ctx context.Context, handle, passwordHash string) (Account, error) {
 	a := Account{Handle: handle, PasswordHash: passwordHash, CreatedAt: time.UnixMilli(now())}
-	defer s.wrote()
+	defer s.wroteUnlisted() // no list shows accounts without bots, or tokens
 	err := s.w.QueryRowContext(ctx, s.q(`INSERT INTO accounts (handle, password_hash, created_at) VALUES (?, ?, ?) RETURNING id`),
 		handle, passwordHash, a.CreatedAt.UnixMilli()).Scan(&a.ID)
 	if isUnique(err) {
@@ -65,7 +65,7 @@ func (s *Store) account(ctx context.Context, where string, arg any) (Account, er
 // CreateToken stores a token by the hash of its secret (the secret itself is
 // never stored).
 func (s *Store) CreateToken(ctx context.Context, accountID int64, kind, hash, csrf string, expires time.Time) error {
-	defer s.wrote()
+	defer s.wroteUnlisted() // no list shows accounts without bots, or tokens
 	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO tokens (hash, account_id, kind, csrf, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`),
 		hash, accountID, kind, csrf, now(), expires.UnixMilli())
 	if err != nil {
@@ -93,7 +93,7 @@ func (s *Store) TokenAccount(ctx context.Context, hash, kind string) (Account, s
 
 // DeleteToken revokes a token.
 func (s *Store) DeleteToken(ctx context.Context, hash string) error {
-	defer s.wrote()
+	defer s.wroteUnlisted() // no list shows accounts without bots, or tokens
 	_, err := s.w.ExecContext(ctx, s.q(`DELETE FROM tokens WHERE hash = ?`), hash)
 	if err != nil {
 		return fmt.Errorf("store: delete token: %w", err)
@@ -104,7 +104,7 @@ func (s *Store) DeleteToken(ctx context.Context, hash string) error {
 // PurgeTokens deletes the API tokens and sessions that expired at or before
 // t (they are refused from then on anyway) and reports how many it deleted.
 func (s *Store) PurgeTokens(ctx context.Context, t time.Time) (int64, error) {
-	defer s.wrote()
+	defer s.wroteUnlisted() // no list shows accounts without bots, or tokens
 	res, err := s.w.ExecContext(ctx, s.q(`DELETE FROM tokens WHERE expires_at <= ?`), t.UnixMilli())
 	if err != nil {
 		return 0, fmt.Errorf("store: purge tokens: %w", err)

@@ -110,7 +110,8 @@ func (s *Store) CreateMatch(ctx context.Context, m NewMatch) (int64, error) {
 		return 0, err
 	}
 	var id int64
-	err = s.tx(ctx, func(tx *sql.Tx) error {
+	games := []string{m.Game}
+	err = s.txGames(ctx, &games, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, s.q(`INSERT INTO matches (game, params, seed, kind, state, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`),
 			m.Game, string(params), int64(m.Seed), m.Kind, Queued, now()).Scan(&id); err != nil {
 			return err
@@ -139,11 +140,17 @@ func (s *Store) CreateMatch(ctx context.Context, m NewMatch) (int64, error) {
 
 // MarkRunning notes that a worker started the match.
 func (s *Store) MarkRunning(ctx context.Context, id int64) error {
-	defer s.wrote()
-	_, err := s.w.ExecContext(ctx, s.q(`UPDATE matches SET state = ? WHERE id = ? AND state = ?`), Running, id, Queued)
-	if err != nil {
+	var game string
+	err := s.w.QueryRowContext(ctx, s.q(`UPDATE matches SET state = ? WHERE id = ? AND state = ? RETURNING game`), Running, id, Queued).Scan(&game)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		s.wroteUnlisted() // nothing changed
+		return nil
+	case err != nil:
+		s.wrote()
 		return fmt.Errorf("store: mark running: %w", err)
 	}
+	s.wroteGames(game)
 	return nil
 }
 
@@ -153,15 +160,17 @@ func (s *Store) MarkRunning(ctx context.Context, id int64) error {
 // delivered twice counts once. A rated match in which a bot's active version
 // changed meanwhile is kept as Discarded, unrated.
 func (s *Store) RecordMatch(ctx context.Context, res Result, rate RateFunc) (recorded bool, err error) {
-	err = s.tx(ctx, func(tx *sql.Tx) error {
-		var kind string
-		err := tx.QueryRowContext(ctx, s.q(`SELECT kind FROM matches WHERE id = ? AND state IN (?, ?)`+s.forUpdate()), res.MatchID, Queued, Running).Scan(&kind)
+	var games []string // the match's, and those whose ratings were applied
+	err = s.txGames(ctx, &games, func(tx *sql.Tx) error {
+		var kind, game string
+		err := tx.QueryRowContext(ctx, s.q(`SELECT kind, game FROM matches WHERE id = ? AND state IN (?, ?)`+s.forUpdate()), res.MatchID, Queued, Running).Scan(&kind, &game)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
+		games = append(games, game)
 		seats, err := s.seatRefs(ctx, tx, res.MatchID)
 		if err != nil {
 			return err
@@ -200,7 +209,9 @@ func (s *Store) RecordMatch(ctx context.Context, res Result, rate RateFunc) (rec
 		if kind != KindRated || state != Finished {
 			return nil
 		}
-		return s.applyPending(ctx, tx, rate)
+		applied, err := s.applyPending(ctx, tx, rate)
+		games = append(games, applied...)
+		return err
 	})
 	if err != nil {
 		return false, fmt.Errorf("store: record match %d: %w", res.MatchID, err)
@@ -211,45 +222,49 @@ func (s *Store) RecordMatch(ctx context.Context, res Result, rate RateFunc) (rec
 // ApplyPending applies the rating changes of finished rated matches that
 // no longer wait for an earlier match (after a match failed, say).
 func (s *Store) ApplyPending(ctx context.Context, rate RateFunc) error {
-	return s.tx(ctx, func(tx *sql.Tx) error { return s.applyPending(ctx, tx, rate) })
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := s.applyPending(ctx, tx, rate)
+		return err
+	})
 }
 
 // applyPending applies, in creation order, every finished rated match not
 // yet applied whose bots have no earlier rated match still queued, running
 // or waiting: so each bot's rating changes in the order its matches were
-// created, whatever order they finish in.
-func (s *Store) applyPending(ctx context.Context, tx *sql.Tx, rate RateFunc) error {
+// created, whatever order they finish in. It returns the games of the
+// matches it applied.
+func (s *Store) applyPending(ctx context.Context, tx *sql.Tx, rate RateFunc) (games []string, err error) {
 	// Queued and running matches are never applied, so "applied = 0" picks
 	// them and the finished ones still waiting, by the matches_pending
 	// index, without reading the applied ones.
-	rows, err := tx.QueryContext(ctx, s.q(`SELECT id, state FROM matches WHERE kind = ? AND applied = 0 AND state IN (?, ?, ?) ORDER BY id`),
+	rows, err := tx.QueryContext(ctx, s.q(`SELECT id, state, game FROM matches WHERE kind = ? AND applied = 0 AND state IN (?, ?, ?) ORDER BY id`),
 		KindRated, Queued, Running, Finished)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	type pending struct {
-		id    int64
-		state string
+		id          int64
+		state, game string
 	}
 	var ms []pending
 	for rows.Next() {
 		var p pending
-		if err := rows.Scan(&p.id, &p.state); err != nil {
+		if err := rows.Scan(&p.id, &p.state, &p.game); err != nil {
 			rows.Close()
-			return err
+			return nil, err
 		}
 		ms = append(ms, p)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	blocked := map[int64]bool{}
 	t := now()
 	for _, p := range ms {
 		seats, err := s.seatRefs(ctx, tx, p.id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		wait := p.state != Finished
 		for _, ref := range seats {
@@ -265,10 +280,10 @@ func (s *Store) applyPending(ctx context.Context, tx *sql.Tx, rate RateFunc) err
 		places := make([]int, len(seats))
 		for i, ref := range seats {
 			if err := tx.QueryRowContext(ctx, s.q(`SELECT mu, sigma FROM bots WHERE id = ?`+s.forUpdate()), ref.BotID).Scan(&before[i].Mu, &before[i].Sigma); err != nil {
-				return err
+				return nil, err
 			}
 			if err := tx.QueryRowContext(ctx, s.q(`SELECT place FROM match_seats WHERE match_id = ? AND seat = ?`), p.id, i).Scan(&places[i]); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		after := rate(before, places)
@@ -276,18 +291,19 @@ func (s *Store) applyPending(ctx context.Context, tx *sql.Tx, rate RateFunc) err
 			mu, sigma := finite(after[i].Mu), finite(after[i].Sigma)
 			score := finite(s.score(mu, sigma))
 			if _, err := tx.ExecContext(ctx, s.q(`UPDATE bots SET mu = ?, sigma = ?, score = ?, matches = matches + 1 WHERE id = ?`), mu, sigma, score, ref.BotID); err != nil {
-				return err
+				return nil, err
 			}
 			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO rating_history (bot_id, match_id, mu, sigma, score, at) VALUES (?, ?, ?, ?, ?, ?)`),
 				ref.BotID, p.id, mu, sigma, score, t); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if _, err := tx.ExecContext(ctx, s.q(`UPDATE matches SET applied = 1 WHERE id = ?`), p.id); err != nil {
-			return err
+			return nil, err
 		}
+		games = append(games, p.game)
 	}
-	return nil
+	return games, nil
 }
 
 func (s *Store) seatRefs(ctx context.Context, tx *sql.Tx, id int64) ([]SeatRef, error) {
@@ -310,14 +326,19 @@ func (s *Store) seatRefs(ctx context.Context, tx *sql.Tx, id int64) ([]SeatRef, 
 // FailMatch ends a queued or running match as Failed with its reason,
 // unrated. It reports false when the match had already ended.
 func (s *Store) FailMatch(ctx context.Context, id int64, reason string) (bool, error) {
-	defer s.wrote()
-	res, err := s.w.ExecContext(ctx, s.q(`UPDATE matches SET state = ?, reason = ?, finished_at = ? WHERE id = ? AND state IN (?, ?)`),
-		Failed, reason, now(), id, Queued, Running)
-	if err != nil {
+	var game string
+	err := s.w.QueryRowContext(ctx, s.q(`UPDATE matches SET state = ?, reason = ?, finished_at = ? WHERE id = ? AND state IN (?, ?) RETURNING game`),
+		Failed, reason, now(), id, Queued, Running).Scan(&game)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		s.wroteUnlisted() // it had already ended: nothing changed
+		return false, nil
+	case err != nil:
+		s.wrote()
 		return false, fmt.Errorf("store: fail match: %w", err)
 	}
-	n, err := res.RowsAffected()
-	return n == 1, err
+	s.wroteGames(game)
+	return true, nil
 }
 
 // Outcomes of a determinism check (Match.Determinism).

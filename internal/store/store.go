@@ -19,8 +19,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -61,6 +63,34 @@ type Store struct {
 	// current while Generation still answers g. This process is the
 	// database's only writer (workers write nothing), which that needs.
 	gen atomic.Uint64
+	// lists counts the writes the public lists can show, per game, so
+	// that a match recorded in one game leaves every other game's cached
+	// pages current (ListGeneration).
+	lists listGens
+}
+
+// listGens are the generations of the public lists. A write names the
+// games whose lists it may change (wroteGames); a write that cannot say
+// counts for every game (common). all counts both, for lists that span
+// games. Every counter only grows.
+type listGens struct {
+	all, common atomic.Uint64
+	mu          sync.Mutex
+	games       map[string]*atomic.Uint64
+}
+
+func (l *listGens) game(g string) *atomic.Uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c := l.games[g]
+	if c == nil {
+		if l.games == nil {
+			l.games = map[string]*atomic.Uint64{}
+		}
+		c = new(atomic.Uint64)
+		l.games[g] = c
+	}
+	return c
 }
 
 // Generation changes after every write to the database (after it commits,
@@ -68,8 +98,39 @@ type Store struct {
 // answers something else.
 func (s *Store) Generation() uint64 { return s.gen.Load() }
 
-// wrote counts a write; deferred by every writing method.
-func (s *Store) wrote() { s.gen.Add(1) }
+// ListGeneration is Generation for what lists of one game show (its
+// leaderboard, its matches, its bots' matches): it changes after every
+// write that may change them, and not for writes to other games or to
+// what no list shows (sessions, tokens, new accounts). With game "" it
+// covers the lists that span games.
+func (s *Store) ListGeneration(game string) uint64 {
+	if game == "" {
+		return s.lists.all.Load()
+	}
+	return s.lists.common.Load() + s.lists.game(game).Load()
+}
+
+// wrote counts a write that any list may show; deferred by every writing
+// method that cannot name the games it touches.
+func (s *Store) wrote() {
+	s.gen.Add(1)
+	s.lists.common.Add(1)
+	s.lists.all.Add(1)
+}
+
+// wroteGames counts a write that only these games' lists may show.
+func (s *Store) wroteGames(games ...string) {
+	s.gen.Add(1)
+	s.lists.all.Add(1)
+	for i, g := range games {
+		if !slices.Contains(games[:i], g) {
+			s.lists.game(g).Add(1)
+		}
+	}
+}
+
+// wroteUnlisted counts a write that no list shows.
+func (s *Store) wroteUnlisted() { s.gen.Add(1) }
 
 // sqlitePragmas are the settings every SQLite connection gets: WAL so
 // readers never block the writer, a busy timeout instead of SQLITE_BUSY, and
@@ -202,6 +263,23 @@ func isUnique(err error) bool {
 
 func (s *Store) tx(ctx context.Context, f func(*sql.Tx) error) error {
 	defer s.wrote()
+	return s.txUncounted(ctx, f)
+}
+
+// txGames is tx for a write that touches only the games f names in
+// *games; should f name none (it failed early, say), it counts for all.
+func (s *Store) txGames(ctx context.Context, games *[]string, f func(*sql.Tx) error) error {
+	defer func() {
+		if len(*games) == 0 {
+			s.wrote()
+		} else {
+			s.wroteGames(*games...)
+		}
+	}()
+	return s.txUncounted(ctx, f)
+}
+
+func (s *Store) txUncounted(ctx context.Context, f func(*sql.Tx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)

@@ -416,3 +416,66 @@ func TestRatingsInCreationOrder(t *testing.T) {
 		}
 	})
 }
+
+// TestListGeneration: a write moves the list generation of the games it
+// touches and of the lists that span games, never another game's; a write
+// no list shows (a token) and a write that changed nothing move none; a
+// write that cannot name its games (retiring a bot) moves all.
+func TestListGeneration(t *testing.T) {
+	each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		a, b1, b2 := setup(t, s)
+		type gens struct{ dnb, gr, all, any uint64 }
+		read := func() gens {
+			return gens{s.ListGeneration("dots-and-boxes"), s.ListGeneration("grid-royale"), s.ListGeneration(""), s.Generation()}
+		}
+		step := func(what string, write func() error, dnb, gr, all bool) {
+			t.Helper()
+			before := read()
+			if err := write(); err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			after := read()
+			if after.any == before.any {
+				t.Errorf("%s: Generation did not move", what)
+			}
+			for _, c := range []struct {
+				name       string
+				was, is    uint64
+				shouldMove bool
+			}{{"dots-and-boxes", before.dnb, after.dnb, dnb}, {"grid-royale", before.gr, after.gr, gr}, {"all games", before.all, after.all, all}} {
+				if moved := c.is != c.was; moved != c.shouldMove {
+					t.Errorf("%s: the list generation of %s moved: %v, want %v", what, c.name, moved, c.shouldMove)
+				}
+				if c.is < c.was {
+					t.Errorf("%s: the list generation of %s went back", what, c.name)
+				}
+			}
+		}
+		step("a token", func() error {
+			return s.CreateToken(ctx, a.ID, store.TokenSession, "h", "c", time.Now().Add(time.Hour))
+		}, false, false, false)
+		var id int64
+		step("a match created", func() (err error) {
+			id, err = s.CreateMatch(ctx, store.NewMatch{Game: "dots-and-boxes", Seed: 1, Kind: store.KindRated,
+				Seats: []store.SeatRef{{b1.ID, b1.ActiveVersion}, {b2.ID, b2.ActiveVersion}}})
+			return err
+		}, true, false, true)
+		step("marked running", func() error { return s.MarkRunning(ctx, id) }, true, false, true)
+		step("marked running again", func() error { return s.MarkRunning(ctx, id) }, false, false, false)
+		step("recorded", func() error {
+			ok, err := s.RecordMatch(ctx, result(id, 1, 2), plus)
+			if !ok && err == nil {
+				err = errors.New("not recorded")
+			}
+			return err
+		}, true, false, true)
+		step("failed after it ended", func() error {
+			if ok, err := s.FailMatch(ctx, id, "late"); ok || err != nil {
+				return fmt.Errorf("FailMatch = %v, %v", ok, err)
+			}
+			return nil
+		}, false, false, false)
+		step("a bot retired", func() error { return s.Retire(ctx, b2.ID) }, true, true, true)
+	})
+}
