@@ -16,16 +16,7 @@ import (
 // bigger than liveBatchBytes and a turn; turns added and not flushed leave
 // on the timer.
 func TestLiveBatch(t *testing.T) {
-	ns, err := jobs.StartServer(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ns.Shutdown)
-	nc, err := jobs.Connect(ns)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
+	nc := InProcessNATS(t)
 	var mu sync.Mutex
 	var got []jobs.LiveTurn
 	msgs := 0

@@ -21,16 +21,7 @@ import (
 
 func queue(t *testing.T) *jobs.Queue {
 	t.Helper()
-	ns, err := jobs.StartServer(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ns.Shutdown)
-	nc, err := jobs.Connect(ns)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
+	nc := worker.InProcessNATS(t)
 	q, err := jobs.Setup(context.Background(), nc, jobs.Config{AckWait: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/replay"
@@ -353,29 +352,20 @@ func (s *Site) arenaEvents(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, ": following\n\n")
 	flusher.Flush()
 	sent := map[string]string{}
-	ping := time.NewTicker(20 * time.Second)
-	defer ping.Stop()
-	for {
-		select {
-		case <-r.Context().Done():
-			return
-		case <-ping.C:
-			io.WriteString(w, ": ping\n\n")
-		case <-changed:
-			for _, ev := range lists() {
-				if sent[ev[0]] != ev[1] {
-					if ev[0] == "failed" {
-						clear(sent) // the page shows the error in place of the lists
-					} else {
-						delete(sent, "failed")
-					}
-					sent[ev[0]] = ev[1]
-					writeEvent(w, sseEvent{ev[0], []byte(ev[1])})
+	pumpEvents(r.Context(), w, flusher, changed, func(struct{}, bool) bool {
+		for _, ev := range lists() {
+			if sent[ev[0]] != ev[1] {
+				if ev[0] == "failed" {
+					clear(sent) // the page shows the error in place of the lists
+				} else {
+					delete(sent, "failed")
 				}
+				sent[ev[0]] = ev[1]
+				writeEvent(w, sseEvent{ev[0], []byte(ev[1])})
 			}
 		}
-		flusher.Flush()
-	}
+		return true
+	})
 }
 
 func mustMarshal(v any) []byte {

@@ -5,6 +5,7 @@
 package web
 
 import (
+	"context"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -500,25 +501,38 @@ func (s *Site) sessionEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer sess.unsubscribe(ch)
-	ping := time.NewTicker(20 * time.Second)
+	pumpEvents(r.Context(), w, flusher, ch, func(ev sseEvent, ok bool) bool {
+		if !ok {
+			return false
+		}
+		writeEvent(w, ev)
+		return ev.name != "end"
+	})
+}
+
+// keepAlive is how often an idle event stream gets a comment line, so that
+// proxies and browsers do not take the quiet for a dead connection.
+const keepAlive = 20 * time.Second
+
+// pumpEvents runs an event stream until the request ends or handle, given
+// each value from ch (and whether ch is still open), says to stop; it
+// flushes after every value and every keep-alive comment.
+func pumpEvents[T any](ctx context.Context, w io.Writer, flusher http.Flusher, ch <-chan T, handle func(v T, ok bool) (more bool)) {
+	ping := time.NewTicker(keepAlive)
 	defer ping.Stop()
 	for {
 		select {
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return
 		case <-ping.C:
 			io.WriteString(w, ": ping\n\n")
-			flusher.Flush()
-		case ev, ok := <-ch:
-			if !ok {
-				return
-			}
-			writeEvent(w, ev)
-			flusher.Flush()
-			if ev.name == "end" {
+		case v, ok := <-ch:
+			if !handle(v, ok) {
+				flusher.Flush()
 				return
 			}
 		}
+		flusher.Flush()
 	}
 }
 
