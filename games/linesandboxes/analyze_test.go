@@ -112,6 +112,12 @@ func analysisBot(t *testing.T, name string, seed uint64, seat int) game.HouseBot
 	if _, err := fmt.Sscanf(strings.ReplaceAll(name, ":", " "), "var %d %d %d %d %d %d", &bud, &endBud, &endAt, &quiet, &exactBelow, &tt); err == nil {
 		return &searchBot{budget: bud, endBudget: endBud, endAt: endAt, tt: make([]ttEntry, 1<<tt), limits: pruneLimits{maxQuietLength: quiet, exactBelow: exactBelow}}
 	}
+	var chains, ext int
+	if _, err := fmt.Sscanf(strings.ReplaceAll(name, ":", " "), "strongvar %d %d %d %d %d %d %d", &bud, &quiet, &exactBelow, &tt, &endAt, &chains, &ext); err == nil {
+		b := newStrongBot()
+		b.budget, b.limits.maxQuietLength, b.limits.exactBelow, b.limits.allQuietBelow, b.endAt, b.chains, b.safeExt = bud, quiet, exactBelow, tt, endAt, chains == 1, ext
+		return b
+	}
 	return houseBot(t, name, seed, seat)
 }
 

@@ -104,6 +104,9 @@ func BenchmarkSearchMove(b *testing.B) { benchMoves(b, "search") }
 // BenchmarkDeepSearchMove is the same for search-deep.
 func BenchmarkDeepSearchMove(b *testing.B) { benchMoves(b, "search-deep") }
 
+// BenchmarkStrongMove is the same for strong.
+func BenchmarkStrongMove(b *testing.B) { benchMoves(b, "strong") }
+
 // benchMoves plays the named bot as seat 0 against greedy on 8x8 boards
 // with random pre-drawn lines, one benchmark op per move of the bot. Besides
 // the wall time per op it reports the slowest move in wall time and in

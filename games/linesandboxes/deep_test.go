@@ -8,11 +8,18 @@ import (
 	"github.com/arenabots/arena/internal/rng"
 )
 
-// TestDeepSearchLegalAndDeterministic plays search-deep against search,
-// greedy and itself on 3x3 and 3x4 boards (small, to keep the test quick),
-// with random pre-drawn lines, twice each: every answer must be legal (playGame
-// fails on any other status) and both runs must draw the same lines.
+// TestDeepSearchLegalAndDeterministic plays search-deep and strong against
+// search, greedy and themselves on 3x3 and 3x4 boards (small, to keep the
+// test quick), with random pre-drawn lines, twice each: every answer must be
+// legal (playGame fails on any other status) and both runs must draw the
+// same lines.
 func TestDeepSearchLegalAndDeterministic(t *testing.T) {
+	for _, bot := range []string{"search-deep", "strong"} {
+		t.Run(bot, func(t *testing.T) { testLegalAndDeterministic(t, bot) })
+	}
+}
+
+func testLegalAndDeterministic(t *testing.T, bot string) {
 	seeds := 4
 	if testing.Short() {
 		seeds = 2
@@ -20,7 +27,7 @@ func TestDeepSearchLegalAndDeterministic(t *testing.T) {
 	for i := 0; i < seeds; i++ {
 		seed := uint64(300 + i)
 		params := game.Params{"rows": "3", "cols": fmt.Sprint(3 + i/3%2), "predrawn": "-1"}
-		opponent := []string{"search", "greedy", "search-deep"}[i%3]
+		opponent := []string{"search", "greedy", bot}[i%3]
 		var runs [2][]Move
 		for r := range runs {
 			s, err := NewState(seed, params)
@@ -29,7 +36,7 @@ func TestDeepSearchLegalAndDeterministic(t *testing.T) {
 			}
 			first := i % 2
 			var bots [2]game.HouseBot
-			bots[first] = houseBot(t, "search-deep", rng.Mix(seed, 1), first)
+			bots[first] = houseBot(t, bot, rng.Mix(seed, 1), first)
 			bots[1-first] = houseBot(t, opponent, rng.Mix(seed, 2), 1-first)
 			playGame(t, s, bots)
 			runs[r] = s.moves

@@ -34,6 +34,14 @@ type searchBot struct {
 	// stop, when set, is asked at every node whether to stop as if the
 	// budget were spent (SetStop).
 	stop func() bool
+	// chains has the search value a position past the safe phase by the
+	// chain rule (chainStructure, ruleValue) where the rule can be trusted:
+	// the strong bot.
+	chains bool
+	// safeExt, when above 0, searches on past the depth limit while at
+	// most that many safe edges are left: the end of the safe phase, where
+	// who must open is decided, is searched to its end.
+	safeExt int
 }
 
 // SetStop has the search also ask stop at every node: a wasm build's
@@ -44,6 +52,10 @@ func (b *searchBot) SetStop(stop func() bool) { b.stop = stop }
 type pruneLimits struct {
 	maxQuietLength int // longer quiet lines rarely change the tempo
 	exactBelow     int // undrawn edges: below this nothing is pruned
+	// With fewer safe edges than this, safe lines of every length are
+	// searched: near the end of the safe phase the length of a line is
+	// how a player sets who must open the first chain.
+	allQuietBelow int
 }
 
 var searchLimits = pruneLimits{maxQuietLength: 2, exactBelow: 14}
@@ -89,6 +101,20 @@ var deepLimits = pruneLimits{maxQuietLength: 3, exactBelow: 16}
 // table four times bigger to hold them, and deepLimits.
 func newDeepSearchBot() *searchBot {
 	return &searchBot{budget: DeepSearchBudget, endAt: deepEndAt, endBudget: DeepEndgameBudget, tt: make([]ttEntry, 4*ttSize), limits: deepLimits}
+}
+
+// strongLimits are the strong bot's: search-deep's, and safe lines of every
+// length once fewer than 16 safe edges are left.
+var strongLimits = pruneLimits{maxQuietLength: 3, exactBelow: 16, allQuietBelow: 16}
+
+// strongSafeExt is how few safe edges strong's search searches to the end.
+const strongSafeExt = 6
+
+// newStrongBot is search-deep with the end of the safe phase searched to its
+// end (safeExt), safe lines of every length there, and the chain rule where
+// it holds.
+func newStrongBot() *searchBot {
+	return &searchBot{budget: DeepSearchBudget, endAt: deepEndAt, endBudget: DeepEndgameBudget, tt: make([]ttEntry, 4*ttSize), limits: strongLimits, chains: true, safeExt: strongSafeExt}
 }
 
 func newSearchBot(budget int) *searchBot {
@@ -162,7 +188,8 @@ func (b *searchBot) root(p *position, moves []move, depth int) (best move, ok bo
 	for i, m := range moves {
 		child := *p
 		child.play(m)
-		v := int(m.gain) - b.negamax(&child, depth-1, 1, int(m.gain)-(1<<20), int(m.gain)-alpha)
+		g := int(m.gain)
+		v := g - b.negamax(&child, depth-1, 1, g-(1<<20), g-alpha)
 		if v > alpha {
 			alpha, bestAt = v, i
 		}
@@ -181,6 +208,12 @@ func (b *searchBot) negamax(p *position, depth, ply, alpha, beta int) int {
 	if b.nodes > b.budget || (b.stop != nil && b.stop()) {
 		panic(errBudget{})
 	}
+	if b.chains && p.three == 0 && p.left >= b.limits.exactBelow && !p.hasSafe() {
+		b.nodes += p.g.rows * p.g.cols / 8
+		if odd, even, loops, clean := p.chainStructure(); clean {
+			return ruleValue(odd, even, loops)
+		}
+	}
 	slot := &b.tt[p.hash&uint64(len(b.tt)-1)]
 	var hint move
 	if slot.key == p.hash {
@@ -193,6 +226,12 @@ func (b *searchBot) negamax(p *position, depth, ply, alpha, beta int) int {
 				slot.bound == upper && v <= alpha:
 				return v
 			}
+		}
+	}
+	if depth == 0 && b.safeExt > 0 && p.three == 0 {
+		// Near the end of the safe phase, search it to its end.
+		if n := p.safeCount(); n > 0 && n <= b.safeExt {
+			depth = 1
 		}
 	}
 	if depth == 0 {
@@ -253,11 +292,15 @@ func (l pruneLimits) prune(p *position, moves []move) []move {
 		}
 	}
 	quiet := fewest == 0
+	maxQuiet := l.maxQuietLength
+	if quiet && l.allQuietBelow > 0 && p.safeCount() < l.allQuietBelow {
+		maxQuiet = MaxSize
+	}
 	kept := moves[:0]
 	for _, m := range moves {
 		switch {
 		case m.gain > 0,
-			quiet && m.gives == 0 && int(m.b-m.a) <= l.maxQuietLength,
+			quiet && m.gives == 0 && int(m.b-m.a) <= maxQuiet,
 			!quiet && m.gain == 0 && m.gives == fewest:
 			kept = append(kept, m)
 		}
