@@ -23,13 +23,17 @@ import (
 // CPU time and memory bounded, the same replies both times). The holes it
 // found, since fixed, are in redteam3_hostcalls_test.go.
 
-// rt3Perm is a fixed shuffle of 0..n-1 (xorshift), the same on every run.
-func rt3Perm(n int) []int32 {
+// rt3Seed seeds the red team's shuffles.
+const rt3Seed = 0x9e3779b97f4a7c15
+
+// fixedShuffle is a shuffle of 0..n-1 by xorshift from seed, the same on
+// every run.
+func fixedShuffle(n int, seed uint64) []int32 {
 	perm := make([]int32, n)
 	for i := range perm {
 		perm[i] = int32(i)
 	}
-	x := uint64(0x9e3779b97f4a7c15)
+	x := seed
 	for i := n - 1; i > 0; i-- {
 		x ^= x << 13
 		x ^= x >> 7
@@ -49,7 +53,7 @@ const rt3IovAt = 0x200000
 func scatteredIovecs(e Echo, n int, b byte) []byte { return scattered(e, n, b, false) }
 
 func scattered(e Echo, n int, b byte, straddle bool) []byte {
-	perm := rt3Perm(e.MinPages*16 - 1)
+	perm := fixedShuffle(e.MinPages*16-1, rt3Seed)
 	var segs, iov []byte
 	k := 0
 	for i := 0; k < n; i++ {
@@ -76,7 +80,7 @@ func scattered(e Echo, n int, b byte, straddle bool) []byte {
 // start of the next), so that every load of the chase walks two pages.
 func straddleChase(pages int) []byte {
 	n := pages*16 - 1
-	perm := rt3Perm(n)
+	perm := fixedShuffle(n, rt3Seed)
 	addr := func(k int) int32 { return perm[k]*4096 + 4094 }
 	var segs []byte
 	for k := 0; k < n; k++ {

@@ -483,19 +483,7 @@ func TestRedTeam2Corpus(t *testing.T) {
 // units of fuel (local.get, i32.load, local.tee, br_if).
 func chaseModule(pages int, startup bool) []byte {
 	n := pages * 16
-	perm := make([]int32, n)
-	for i := range perm {
-		perm[i] = int32(i)
-	}
-	// A fixed shuffle (xorshift), the same on every run.
-	x := uint64(88172645463325252)
-	for i := n - 1; i > 0; i-- {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		j := int(x % uint64(i+1))
-		perm[i], perm[j] = perm[j], perm[i]
-	}
+	perm := fixedShuffle(n, 88172645463325252)
 	addr := func(k int) int32 { return perm[k]*4096 + int32(k%63)*64 + 64 }
 	var segs []byte
 	for k := 0; k < n; k++ {
