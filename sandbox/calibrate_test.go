@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -63,46 +64,13 @@ func BenchmarkCalibrate(b *testing.B) {
 			mod := compileBytes(b, c.wasm())
 			var worst, worstPlain, worstWall float64
 			for i := 0; i < b.N; i++ {
-				var mu sync.Mutex
-				var wg sync.WaitGroup
-				for k := 0; k < 4; k++ {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						m := mod
-						if k%2 == 1 {
-							m = plain
-						}
-						tank := &Tank{PerTurn: 20_000_000, Cap: 20_000_000}
-						in, err := testRT.Start(context.Background(), m, Config{Tank: tank, Limits: Limits{CPU: time.Minute, Wall: time.Hour}})
-						if err != nil {
-							b.Error(err)
-							return
-						}
-						defer in.Stop()
-						// The first answer after start-up: time only the turn.
-						cpu0, _ := in.guestCPU()
-						start := time.Now()
-						r := in.Ask(context.Background(), obsWithFuel(`{}`))
-						wall := time.Since(start)
-						cpu, _ := in.guestCPU()
-						if r.Status != protocol.Fuel && r.Status != protocol.Crash {
-							b.Errorf("status %s, want fuel or crash", r.Status)
-						}
-						if r.Fuel > 1_000_000 {
-							rate := float64((cpu - cpu0).Nanoseconds()) / float64(r.Fuel)
-							mu.Lock()
-							if k%2 == 1 {
-								worstPlain = max(worstPlain, rate)
-							} else {
-								worst = max(worst, rate)
-								worstWall = max(worstWall, float64(wall.Nanoseconds())/float64(r.Fuel))
-							}
-							mu.Unlock()
-						}
-					}()
-				}
-				wg.Wait()
+				r := pairedRates(b, mod, plain, Limits{CPU: time.Minute, Wall: time.Hour}, func(r protocol.Reply) error {
+					if r.Status != protocol.Fuel && r.Status != protocol.Crash {
+						return fmt.Errorf("status %s, want fuel or crash", r.Status)
+					}
+					return nil
+				})
+				worst, worstPlain, worstWall = max(worst, r.cpu), max(worstPlain, r.plainCPU), max(worstWall, r.wall)
 			}
 			b.ReportMetric(worst, "worst-cpu-ns/fuel")
 			b.ReportMetric(worst*100e6/1e6, "cpu-ms/100M")
@@ -112,4 +80,60 @@ func BenchmarkCalibrate(b *testing.B) {
 			}
 		})
 	}
+}
+
+// rates are the worst host time per unit of fuel of one pairedRates run.
+type rates struct{ cpu, plainCPU, wall float64 }
+
+// pairedRates runs two instances of mod and two of plain at once (two
+// matches per core on this 2-core machine, the load the prices are set
+// for), asks each one question from a 20,000,000 tank, and returns the worst
+// CPU time per unit of fuel of mod's and of plain's answers (and mod's wall
+// time). check says what is wrong with an answer's status, if anything;
+// answers under 1,000,000 fuel are too short to time.
+func pairedRates(b *testing.B, mod, plain *Module, lim Limits, check func(protocol.Reply) error) rates {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var out rates
+	for k := 0; k < 4; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m := mod
+			if k%2 == 1 {
+				m = plain
+			}
+			tank := &Tank{PerTurn: 20_000_000, Cap: 20_000_000}
+			in, err := testRT.Start(context.Background(), m, Config{Tank: tank, Limits: lim})
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			defer in.Stop()
+			// The first answer after start-up: time only the turn.
+			cpu0, _ := in.guestCPU()
+			start := time.Now()
+			r := in.Ask(context.Background(), obsWithFuel(`{}`))
+			wall := time.Since(start)
+			cpu, _ := in.guestCPU()
+			if err := check(r); err != nil {
+				b.Error(err)
+				return
+			}
+			if r.Fuel <= 1_000_000 {
+				return
+			}
+			rate := float64((cpu - cpu0).Nanoseconds()) / float64(r.Fuel)
+			mu.Lock()
+			defer mu.Unlock()
+			if k%2 == 1 {
+				out.plainCPU = max(out.plainCPU, rate)
+			} else {
+				out.cpu = max(out.cpu, rate)
+				out.wall = max(out.wall, float64(wall.Nanoseconds())/float64(r.Fuel))
+			}
+		}()
+	}
+	wg.Wait()
+	return out
 }

@@ -1,10 +1,8 @@
 package sandbox
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"sync"
 	"testing"
 	"time"
 
@@ -85,44 +83,16 @@ func BenchmarkChase(b *testing.B) {
 			mod := compileBytes(b, c.wasm())
 			unitsPerHop := float64(4 + meter.AccessPrice(uint64(c.pages), false))
 			var worst, worstPlain float64
+			lim := DefaultLimits
+			lim.StartAllowance, lim.CPU, lim.Wall = 1e9, time.Minute, time.Hour
 			for i := 0; i < b.N; i++ {
-				var mu sync.Mutex
-				var wg sync.WaitGroup
-				for k := 0; k < 4; k++ {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						m := mod
-						if k%2 == 1 {
-							m = plain
-						}
-						tank := &Tank{PerTurn: 20_000_000, Cap: 20_000_000}
-						lim := DefaultLimits
-						lim.StartAllowance, lim.CPU, lim.Wall = 1e9, time.Minute, time.Hour
-						in, err := testRT.Start(context.Background(), m, Config{Tank: tank, Limits: lim})
-						if err != nil {
-							b.Error(err)
-							return
-						}
-						defer in.Stop()
-						cpu0, _ := in.guestCPU()
-						r := in.Ask(context.Background(), obsWithFuel(`{}`))
-						cpu, _ := in.guestCPU()
-						if r.Status != protocol.Fuel {
-							b.Errorf("status %s (%s), want fuel", r.Status, r.Detail)
-							return
-						}
-						rate := float64((cpu - cpu0).Nanoseconds()) / float64(r.Fuel)
-						mu.Lock()
-						if k%2 == 1 {
-							worstPlain = max(worstPlain, rate)
-						} else {
-							worst = max(worst, rate)
-						}
-						mu.Unlock()
-					}()
-				}
-				wg.Wait()
+				r := pairedRates(b, mod, plain, lim, func(r protocol.Reply) error {
+					if r.Status != protocol.Fuel {
+						return fmt.Errorf("status %s (%s), want fuel", r.Status, r.Detail)
+					}
+					return nil
+				})
+				worst, worstPlain = max(worst, r.cpu), max(worstPlain, r.plainCPU)
 			}
 			b.ReportMetric(worst, "worst-cpu-ns/fuel")
 			b.ReportMetric(worst*unitsPerHop, "cpu-ns/hop")

@@ -82,15 +82,7 @@ func straddleChase(pages int) []byte {
 	n := pages*16 - 1
 	perm := fixedShuffle(n, rt3Seed)
 	addr := func(k int) int32 { return perm[k]*4096 + 4094 }
-	var segs []byte
-	for k := 0; k < n; k++ {
-		a, next := addr(k), addr((k+1)%n)
-		segs = append(append(append(append(segs, 0), I32(a)...), End...), 4, byte(next), byte(next>>8), byte(next>>16), byte(next>>24))
-	}
-	e := Echo{MinPages: pages, TurnLocals: 1, Turn: Cat(
-		I32(addr(0)), Set(0),
-		Loop, Get(0), []byte{0x28, 0, 0}, Tee(0), BrIf(0), End)}
-	return ExtendVec(e.Module(), 11, n, segs)
+	return chaseOf(pages, n, addr, 0)
 }
 
 // rt3Export adds one export to the echo module.

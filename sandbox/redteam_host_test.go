@@ -485,6 +485,17 @@ func chaseModule(pages int, startup bool) []byte {
 	n := pages * 16
 	perm := fixedShuffle(n, 88172645463325252)
 	addr := func(k int) int32 { return perm[k]*4096 + int32(k%63)*64 + 64 }
+	m := chaseOf(pages, n, addr, 2)
+	if startup {
+		m = inStartup(m)
+	}
+	return m
+}
+
+// chaseOf is the echo module whose memory holds a cycle of n pointers, the
+// k-th at addr(k) pointing at the next, and whose Turn follows it forever
+// with i32.load of the given alignment hint.
+func chaseOf(pages, n int, addr func(k int) int32, align byte) []byte {
 	var segs []byte
 	for k := 0; k < n; k++ {
 		a, next := addr(k), addr((k+1)%n)
@@ -492,12 +503,8 @@ func chaseModule(pages int, startup bool) []byte {
 	}
 	e := Echo{MinPages: pages, TurnLocals: 1, Turn: Cat(
 		I32(addr(0)), Set(0),
-		Loop, Get(0), []byte{0x28, 2, 0}, Tee(0), BrIf(0), End)}
-	m := ExtendVec(e.Module(), 11, n, segs)
-	if startup {
-		m = inStartup(m)
-	}
-	return m
+		Loop, Get(0), []byte{0x28, align, 0}, Tee(0), BrIf(0), End)}
+	return ExtendVec(e.Module(), 11, n, segs)
 }
 
 // withImport is the echo module with one more import, function 5, of the
