@@ -142,11 +142,9 @@ func runRed2(t *testing.T, c red2Case) {
 				t.Error(msg)
 			}
 		}
-		memLimit := c.memory
-		if memLimit == 0 {
-			memLimit = corpusMemory
-		} else if raceScale > 1 {
-			memLimit *= 3 // the race detector's shadow of the Go heap, where wazero's stack lives
+		memLimit := int64(corpusMemory)
+		if c.memory != 0 {
+			memLimit = hostMemoryLimit(c.memory)
 		}
 		if grew > memLimit {
 			t.Errorf("the host's memory grew by %d MiB", grew>>20)

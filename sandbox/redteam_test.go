@@ -376,7 +376,7 @@ func runRedCase(t *testing.T, c redCase) {
 				if wall > 10*time.Second*raceScale && !c.long {
 					t.Errorf("took %v", wall)
 				}
-				if grew > corpusMemory {
+				if grew > hostMemoryLimit(corpusMemory) {
 					t.Errorf("the host's memory grew by %d MiB", grew>>20)
 				}
 				if run == 0 {
