@@ -15,6 +15,7 @@ import (
 	"runtime/metrics"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/housebots"
 	"github.com/arenabots/arena/internal/server"
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/internal/store/storetest"
@@ -66,25 +68,46 @@ func BenchmarkThroughput(b *testing.B) {
 		b.Run(kind, func(b *testing.B) {
 			runtime.GOMAXPROCS(procs0)
 			g, _ := games.Lookup("dots-and-boxes")
-			specs := []string{"builtin:chains", "builtin:greedy", "builtin:random"}
+			// The service's ladder plays the house's wasm builds
+			// (internal/housebots), so the tournament plays them too.
+			dir := b.TempDir()
+			houseWasm := map[string]string{}
+			ladder, err := housebots.Ladder()
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, e := range ladder {
+				if e.Game == "dots-and-boxes" {
+					houseWasm[e.Name] = filepath.Join(dir, e.Name+".wasm")
+					if err := os.WriteFile(houseWasm[e.Name], e.Wasm, 0o644); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			specs := []string{"wasm:" + houseWasm["chains"], "wasm:" + houseWasm["greedy"], "wasm:" + houseWasm["random"]}
 			var kit []byte
 			if kind == "wasm" {
 				path := wasmtest.GoBuild(b, "../../examples/go/dots-and-boxes", "")
 				kit, _ = os.ReadFile(path)
-				dir := b.TempDir()
 				a, c := filepath.Join(dir, "kit1.wasm"), filepath.Join(dir, "kit2.wasm")
 				os.WriteFile(a, kit, 0o644)
 				os.WriteFile(c, kit, 0o644)
-				specs = []string{"wasm:" + a, "wasm:" + c, "builtin:greedy"}
+				specs = []string{"wasm:" + a, "wasm:" + c, "wasm:" + houseWasm["greedy"]}
 			}
-			// The raw engine: a round robin on both cores.
+			// The raw engine: a round robin on both cores, its modules
+			// compiled before the clock starts, as the service's are by
+			// the time it is measured.
+			for _, s := range specs {
+				if err := (specRunner{}).Check(context.Background(), g, s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			const boards = 40
 			start := time.Now()
-			res, err := tournament.Run(context.Background(), tournament.Config{Game: g, Runner: specRunner{}, Bots: specs, Seed: 1, Boards: 10, Parallel: workers})
-			if err != nil {
+			if _, err := tournament.Run(context.Background(), tournament.Config{Game: g, Runner: specRunner{}, Bots: specs, Seed: 1, Boards: boards, Parallel: workers}); err != nil {
 				b.Fatal(err)
 			}
-			raw := float64(3*10*2) / time.Since(start).Minutes()
-			_ = res
+			raw := float64(3*boards*2) / time.Since(start).Minutes()
 
 			// The service on the same bots.
 			r := start0(b, func(o *server.Options) { o.Games = []string{"dots-and-boxes"}; o.Workers = workers })
@@ -198,18 +221,27 @@ func BenchmarkListLatency(b *testing.B) {
 		{"leaderboard-playing", "/api/v1/games/dots-and-boxes/leaderboard"},
 	}
 	line := regexp.MustCompile(`(?m)^url=(\S+) n=(\d+) errors=(\d+) p50_ms=([0-9.]+) p90_ms=[0-9.]+ p99_ms=([0-9.]+) p999_ms=[0-9.]+ max_ms=([0-9.]+) late_ms=([0-9.]+)$`)
-	// Each phase is measured three times in the same run (the machine's
-	// load moves too much between runs): GOMAXPROCS at one per worker (the
-	// runtime's default before servingProcs), at what servingProcs sets,
-	// and at that with the matches lowered by matchNice levels (what
-	// `arena serve` does by default). A setting's matches start under it:
-	// the matches running when it starts finish under the one before.
+	// Each phase is measured in four settings in the same run (the
+	// machine's load moves too much between runs): GOMAXPROCS at one per
+	// worker (the runtime's default), at one more (servingProcs before
+	// 26 November) with the matches lowered by matchNice levels, and at
+	// what servingProcs sets now, with the matches at the server's own
+	// priority and lowered (what `arena serve` does by default). A
+	// setting's matches start under it: the matches running when it
+	// starts finish under the one before.
 	const workers, matchNice = 2, 10
-	// A last setting gives the serving side as many Ps as there are cores
-	// besides the workers' (a lowered match thread the kernel has put
-	// aside still holds its P; see procs.go).
-	settings := []struct{ procs, nice int }{{workers, 0}, {server.ServingProcs(workers, workers), 0}, {server.ServingProcs(workers, workers), matchNice},
-		{workers + runtime.NumCPU(), matchNice}}
+	serving := server.ServingProcs(runtime.NumCPU(), workers)
+	settings := []struct{ procs, nice int }{{workers, 0}, {workers + 1, matchNice}, {serving, 0}, {serving, matchNice}}
+	if only := os.Getenv("LATENCY_SETTINGS"); only != "" { // e.g. "3:10,4:0"
+		settings = settings[:0]
+		for _, s := range strings.Split(only, ",") {
+			var procs, n int
+			if _, err := fmt.Sscanf(s, "%d:%d", &procs, &n); err != nil {
+				b.Fatalf("LATENCY_SETTINGS %q: want PROCS:NICE,...", only)
+			}
+			settings = append(settings, struct{ procs, nice int }{procs, n})
+		}
+	}
 	if os.Getenv("LATENCY_ORDER") == "reverse" { // to run A B C, then C B A
 		slices.Reverse(settings)
 	}

@@ -6,38 +6,42 @@ import (
 )
 
 // servingProcs is the GOMAXPROCS a server with `workers` in-process workers
-// runs with, given the current setting: one more than the workers, so that
-// the HTTP handlers, the matchmaker and the recorder always find a P free.
-// A worker's match is CPU-bound for its whole length, and a wasm bot's turn
-// cannot be preempted by Go's scheduler at all (compiled guest code runs
-// with its P held until it calls the host, on a thread locked to the
-// instance, sandbox/instance.go), so with one P per worker a request waited
-// for a turn to end or, for Go house bots, for the 10 ms preemption tick.
-// With a spare P the request's goroutine runs at once and the kernel shares
-// the cores between the threads, where a thread woken by the network gets
-// the core within about a millisecond. An explicit GOMAXPROCS in the
-// environment is kept, and a server without workers keeps the default.
+// runs with, given the current setting (the runtime's default: the cores
+// this process may use): the workers' Ps plus as many again as there are
+// cores, so that the HTTP handlers, the matchmaker, the recorder and the
+// garbage collector's workers always find Ps free. A worker's match is
+// CPU-bound for its whole length, and a wasm bot's turn cannot be preempted
+// by Go's scheduler at all (compiled guest code runs with its P held until
+// it calls the host, on a thread locked to the instance,
+// sandbox/instance.go), so with one P per worker a request waited for a
+// turn to end or, for Go house bots, for the 10 ms preemption tick. The
+// kernel then shares the cores between the threads, and the matches'
+// threads are lowered below the rest (Options.MatchNice) so that it picks
+// the server's.
 //
-// Which of the threads gets a contended core is the kernel's choice; the
-// matches' threads are lowered below the rest (Options.MatchNice) so that
-// it picks the server's. More Ps than this did not help in the benchmark
-// (BenchmarkListLatency's procs4 setting): a lowered thread holds its P
-// while the kernel keeps it waiting either way.
+// One spare P was not enough (BenchmarkListLatency, docs/performance.md):
+// on the idle 2-core machine with 2 workers, 3 Ps gave a p99 of 12-16 ms
+// at 1,000 requests/s and 4 gave 7-10 ms. A garbage collection takes a
+// quarter of the Ps, rounded, for its own workers: of 3 Ps that is the one
+// left to the requests. An explicit GOMAXPROCS in the environment is kept,
+// and a server without workers keeps the default.
 func servingProcs(current, workers int, explicit bool) int {
-	if explicit || workers <= 0 || current > workers {
+	if explicit || workers <= 0 {
 		return current
 	}
-	return workers + 1
+	return workers + current
 }
 
 // ServingProcs is the GOMAXPROCS a server with this many in-process workers
 // sets when GOMAXPROCS is not in the environment (for the benchmarks).
 func ServingProcs(current, workers int) int { return servingProcs(current, workers, false) }
 
+// defaultProcs is the runtime's GOMAXPROCS before any server changed it.
+var defaultProcs = runtime.GOMAXPROCS(0)
+
 // setServingProcs applies servingProcs to this process.
 func setServingProcs(workers int) {
-	cur := runtime.GOMAXPROCS(0)
-	if n := servingProcs(cur, workers, os.Getenv("GOMAXPROCS") != ""); n != cur {
+	if n := servingProcs(defaultProcs, workers, os.Getenv("GOMAXPROCS") != ""); n != runtime.GOMAXPROCS(0) {
 		runtime.GOMAXPROCS(n)
 	}
 }

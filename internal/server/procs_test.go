@@ -8,11 +8,11 @@ func TestServingProcs(t *testing.T) {
 		current, workers, out int
 		explicit              bool
 	}{
-		{"one worker per core gets a spare P", 2, 2, 3, false},
-		{"many cores", 16, 16, 17, false},
-		{"more workers than cores", 2, 4, 5, false},
-		{"fewer workers than cores: a P is free already", 4, 2, 4, false},
-		{"one worker on two cores: a P is free already", 2, 1, 2, false},
+		{"one worker per core: as many Ps again", 2, 2, 4, false},
+		{"many cores", 16, 16, 32, false},
+		{"more workers than cores", 2, 4, 6, false},
+		{"fewer workers than cores", 4, 2, 6, false},
+		{"one worker on two cores", 2, 1, 3, false},
 		{"no in-process workers", 2, 0, 2, false},
 		{"GOMAXPROCS set by the user", 2, 2, 2, true},
 	} {
