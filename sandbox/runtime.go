@@ -75,6 +75,7 @@ type Runtime struct {
 
 	mu       sync.Mutex         // guards the fields below, never held for a compile
 	compiled map[string]*Module // by sha256 of the original bytes
+	files    map[fileID]string  // CompileFile's sha256 of a file, by its identity
 	refused  *refusalCache      // the latest refusals, by the same key
 	memBytes int64              // metered bytes of the modules in compiled
 	memMax   int64              // the bound of memBytes
@@ -113,7 +114,7 @@ func NewRuntime(ctx context.Context, opt Options) (*Runtime, error) {
 		return nil, fmt.Errorf("sandbox: memory limit %d bytes out of range", limit)
 	}
 	cfg := runtimeConfig(uint32(pages))
-	r := &Runtime{compiled: map[string]*Module{}, refused: newRefusalCache(maxRefusals), pages: uint32(pages), cacheBytes: opt.CacheBytes, memMax: opt.CompiledBytes}
+	r := &Runtime{compiled: map[string]*Module{}, files: map[fileID]string{}, refused: newRefusalCache(maxRefusals), pages: uint32(pages), cacheBytes: opt.CacheBytes, memMax: opt.CompiledBytes}
 	if r.cacheBytes <= 0 {
 		r.cacheBytes = DefaultCacheBytes
 	}

@@ -14,8 +14,6 @@ package wasmbot
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"strconv"
 
 	"github.com/arenabots/arena/bot"
@@ -46,13 +44,9 @@ func Open(path string, m bot.Match) (bot.Bot, error) {
 
 // OpenIn is Open with a given runtime.
 func OpenIn(ctx context.Context, rt *sandbox.Runtime, path string, m bot.Match) (*Bot, error) {
-	wasm, err := os.ReadFile(path)
+	mod, err := rt.CompileFile(ctx, path)
 	if err != nil {
 		return nil, err
-	}
-	mod, err := rt.Compile(ctx, wasm)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	log := &bot.Log{}
 	return &Bot{
