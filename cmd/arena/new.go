@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"regexp"
 
 	"github.com/arenabots/arena/examples"
@@ -37,7 +36,7 @@ func (c *newCmd) Run() error {
 	}
 	fmt.Printf("wrote the %s %s kit to %s\n", c.Lang, kit, c.Dir)
 	if build := firstBlock(files["README.md"]); build != "" {
-		fmt.Printf("\nbuild it:\n\n  cd %s\n%s\nthen: arena check --game %s %s\n", c.Dir, indent(build), c.Game, filepath.Join(c.Dir, "bot.wasm"))
+		fmt.Printf("\nbuild it:\n\n  cd %s\n%s\nthen, in %s: arena check --game %s bot.wasm\n", c.Dir, indent(build), c.Dir, c.Game)
 	}
 	return nil
 }

@@ -47,7 +47,8 @@ func FuzzDecodeCredentials(f *testing.F) {
 }
 
 func FuzzDecodeChallenge(f *testing.F) {
-	for _, s := range []string{`{"game":"dots-and-boxes","bots":[1,2],"seed":5}`, `{"game":"g","bots":[1]}`, `{"game":"","bots":[1,2]}`, `{"bots":[1,2,3,4,5,6,7,8,9],"game":"x"}`, `{"game":"x","bots":[-1,1e30]}`} {
+	for _, s := range []string{`{"game":"dots-and-boxes","bots":[1,2],"seed":5}`, `{"game":"g","bots":[1]}`, `{"game":"","bots":[1,2]}`, `{"bots":[1,2,3,4,5,6,7,8,9],"game":"x"}`, `{"game":"x","bots":[-1,1e30]}`,
+		`{"game":"x","bots":[1,2],"seed":"9223372036854775807"}`, `{"game":"x","bots":[1,2],"seed":"9223372036854775808"}`, `{"game":"x","bots":[1,2],"seed":"-1"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -56,10 +57,45 @@ func FuzzDecodeChallenge(f *testing.F) {
 			refusal(t, err)
 			return
 		}
-		if c.Game == "" || len(c.Bots) < 2 || len(c.Bots) > 8 {
+		if c.Game == "" || len(c.Bots) < 2 || len(c.Bots) > 8 || (c.Seed != nil && *c.Seed > MaxSeed) {
 			t.Fatalf("accepted %+v", c)
 		}
 	})
+}
+
+// A seed is taken as the API writes it (a string) or as a number, and one
+// the store cannot keep is refused, never changed.
+func TestChallengeSeeds(t *testing.T) {
+	for _, c := range []struct {
+		seed string
+		want uint64
+		ok   bool
+	}{
+		{`"1795730718583794746"`, 1795730718583794746, true},
+		{`1795730718583794746`, 1795730718583794746, true},
+		{`"9223372036854775807"`, MaxSeed, true},
+		{`0`, 0, true},
+		{`"9223372036854775808"`, 0, false},
+		{`9223372036854775808`, 0, false},
+		{`18446744073709551615`, 0, false},
+		{`"-1"`, 0, false},
+		{`1.5`, 0, false},
+		{`"0x10"`, 0, false},
+		{`"\u0031"`, 1, true},
+		{`true`, 0, false},
+	} {
+		req, err := DecodeChallenge([]byte(`{"game":"g","bots":[1,2],"seed":` + c.seed + `}`))
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("seed %s: %v", c.seed, err)
+		case c.ok && uint64(*req.Seed) != c.want:
+			t.Errorf("seed %s read as %d, want %d", c.seed, *req.Seed, c.want)
+		case !c.ok && err == nil:
+			t.Errorf("seed %s accepted as %d", c.seed, *req.Seed)
+		case !c.ok && !strings.Contains(err.Error(), "seed: a whole number from 0 to 9223372036854775807"):
+			t.Errorf("seed %s: %v, want the range named", c.seed, err)
+		}
+	}
 }
 
 func FuzzParseLeaderCursor(f *testing.F) {

@@ -103,6 +103,13 @@ func (a *API) credentials(r *http.Request) (Credentials, error) {
 			return Credentials{}, Errorf(http.StatusBadRequest, "bad form")
 		}
 		c := Credentials{Handle: r.PostForm.Get("handle"), Password: r.PostForm.Get("password")}
+		if _, named := r.PostForm["handle"]; !named && len(r.PostForm) == 1 {
+			for k := range r.PostForm { // the one key: curl -d '{"handle":...}' sends JSON as a form
+				if strings.HasPrefix(strings.TrimSpace(k), "{") {
+					return c, Errorf(http.StatusUnsupportedMediaType, "the body is JSON sent as a form: add the header Content-Type: application/json")
+				}
+			}
+		}
 		if err := checkHandle(c.Handle); err != nil {
 			return c, err
 		}
@@ -960,9 +967,32 @@ func (a *API) seatLog(w http.ResponseWriter, r *http.Request) error {
 
 // ChallengeRequest asks for an unrated match.
 type ChallengeRequest struct {
-	Game string  `json:"game"`
-	Bots []int64 `json:"bots"`
-	Seed *uint64 `json:"seed"`
+	Game string    `json:"game"`
+	Bots []int64   `json:"bots"`
+	Seed *SeedJSON `json:"seed"`
+}
+
+// MaxSeed is the largest match seed: the store keeps seeds as signed 64-bit
+// integers.
+const MaxSeed = 1<<63 - 1
+
+// SeedJSON is a match seed as a request gives it: a decimal string, as the
+// API writes seeds (JavaScript's numbers lose digits past 2^53), or a JSON
+// number; 0 to MaxSeed either way, never silently changed.
+type SeedJSON uint64
+
+// UnmarshalJSON reads a seed from a string or a number.
+func (s *SeedJSON) UnmarshalJSON(b []byte) error {
+	text := string(b)
+	if unq, err := strconv.Unquote(text); err == nil && len(b) > 0 && b[0] == '"' {
+		text = unq
+	}
+	n, err := strconv.ParseUint(text, 10, 64)
+	if err != nil || n > MaxSeed {
+		return fmt.Errorf("seed: a whole number from 0 to %d, as a string or a number", uint64(MaxSeed))
+	}
+	*s = SeedJSON(n)
+	return nil
 }
 
 // DecodeChallenge reads a challenge body.
@@ -1005,7 +1035,7 @@ func (a *API) challenge(w http.ResponseWriter, r *http.Request) error {
 	}
 	seed := uint64(time.Now().UnixNano())
 	if req.Seed != nil {
-		seed = *req.Seed
+		seed = uint64(*req.Seed)
 	}
 	id, err := a.p.Challenge(r.Context(), g.Info().ID, req.Bots, seed)
 	if err != nil {

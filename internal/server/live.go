@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -24,6 +25,10 @@ const (
 )
 
 type liveHub struct {
+	// started is told of a match's first turn (again after an eviction or
+	// a restart of the match; it must not block: it runs under mu).
+	started func(id int64)
+
 	mu      sync.Mutex
 	matches map[int64]*liveMatch
 	bytes   int    // history kept, all matches
@@ -36,11 +41,14 @@ type liveMatch struct {
 	bytes   int
 	last    int  // the latest turn's number
 	dropped bool // history too long or evicted: a late view gets none
+	started bool // a turn of it was seen (liveHub.started told)
 	touched uint64
 	subs    map[int]func([]byte)
 }
 
-func newLiveHub() *liveHub { return &liveHub{matches: map[int64]*liveMatch{}} }
+func newLiveHub(started func(id int64)) *liveHub {
+	return &liveHub{started: started, matches: map[int64]*liveMatch{}}
+}
 
 // listen subscribes to every match's live subject.
 func (h *liveHub) listen(nc *nats.Conn) error {
@@ -104,6 +112,12 @@ func (h *liveHub) turnN(id int64, n int, data []byte) {
 	lm := h.get(id)
 	h.clock++
 	lm.touched = h.clock
+	if !lm.started {
+		lm.started = true
+		if h.started != nil {
+			h.started(id)
+		}
+	}
 	if n <= lm.last {
 		// The match started again (its worker died and another took the
 		// job): the earlier turns are no longer its history.
@@ -184,5 +198,21 @@ func (h *liveHub) end(id int64) {
 	lm.dropped = true
 	if len(lm.subs) == 0 {
 		delete(h.matches, id)
+	}
+}
+
+// markRunning shows the matches whose first turn arrived as running (the
+// state the match lists call live, with queued) until ctx ends. A match
+// recorded meanwhile stays finished: MarkRunning changes only a queued one.
+func (s *Server) markRunning(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case id := <-s.started:
+			if err := s.store.MarkRunning(ctx, id); err != nil && ctx.Err() == nil {
+				s.log.Warn("mark running", "match", id, "err", err)
+			}
+		}
 	}
 }

@@ -13,9 +13,13 @@ func turnJSON(n int) []byte { return []byte(fmt.Sprintf(`{"turn":%d,"seats":[]}`
 // starts its history again; a view of a match whose start this server missed
 // gets no history rather than a wrong one; history is bounded.
 func TestLiveHub(t *testing.T) {
-	h := newLiveHub()
+	var started []int64
+	h := newLiveHub(func(id int64) { started = append(started, id) })
 	for i := 1; i <= 3; i++ {
 		h.turn(7, turnJSON(i))
+	}
+	if len(started) != 1 || started[0] != 7 {
+		t.Fatalf("started %v after three turns of match 7, want [7]", started)
 	}
 	var got []string
 	past, stop := h.subscribe(7, func(b []byte) { got = append(got, string(b)) })

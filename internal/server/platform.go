@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/arenabots/arena/botcheck"
 	"github.com/arenabots/arena/games"
@@ -145,7 +147,7 @@ func (s *Server) finishSmoke(ctx context.Context, matchID int64) {
 		if data, err := s.store.Replay(ctx, matchID); err == nil {
 			if r, err := replay.Parse(data); err == nil {
 				for _, h := range botcheck.ReplayHints(r, 0) {
-					msg += " " + h
+					msg += " " + sentence(h)
 				}
 			}
 		}
@@ -248,4 +250,17 @@ func (s *Server) Challenge(ctx context.Context, game string, botIDs []int64, see
 func (s *Server) Live(matchID int64, fn func([]byte)) (past [][]byte, stop func(), err error) {
 	past, stop = s.live.subscribe(matchID, fn)
 	return past, stop, nil
+}
+
+// sentence makes a hint, written to follow a colon, a sentence of its own.
+func sentence(h string) string {
+	if h == "" {
+		return h
+	}
+	r, n := utf8.DecodeRuneInString(h)
+	h = string(unicode.ToUpper(r)) + h[n:]
+	if !strings.HasSuffix(h, ".") {
+		h += "."
+	}
+	return h
 }

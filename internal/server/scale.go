@@ -116,7 +116,13 @@ func (s *Server) connectNATS(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.live = newLiveHub()
+	s.started = make(chan int64, 256)
+	s.live = newLiveHub(func(id int64) {
+		select {
+		case s.started <- id:
+		default: // a display state only: dropped rather than wait
+		}
+	})
 	return s.live.listen(s.nc)
 }
 

@@ -77,6 +77,7 @@ type Server struct {
 	pool    *worker.Pool
 	roster  *jobs.Roster
 	live    *liveHub               // the turns of running matches (live.go)
+	started chan int64             // matches whose first turn arrived (markRunning)
 	checks  *prometheus.CounterVec // determinism checks (scale.go)
 	metrics *metrics
 	handler http.Handler
@@ -213,6 +214,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		start(s.pool.Run)
 	}
 	start(s.record)
+	start(s.markRunning)
 	start(s.republish)
 	start(s.purge)
 	if err := s.requeue(ctx); err != nil {

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -229,6 +230,9 @@ func TestNewUser(t *testing.T) {
 			if st != 422 || up.Version.State != "refused" || !strings.Contains(up.Error, "loops forever") {
 				t.Fatalf("looping bot: %d %+v", st, up)
 			}
+			if !strings.Contains(up.Error, "). No answer came back within its fuel") {
+				t.Fatalf("the checker's hint is not a sentence of its own: %q", up.Error)
+			}
 			rows := leaderboard(t, r.URL, "dots-and-boxes")
 			for _, row := range rows {
 				if row.Player == "@bob" {
@@ -324,10 +328,31 @@ func TestLiveTurns(t *testing.T) {
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("content type %q", ct)
 	}
-	data, err := io.ReadAll(resp.Body)
+	// Once its turns arrive, the match shows as running (it was queued).
+	stream := bufio.NewReader(resp.Body)
+	var head bytes.Buffer
+	for !strings.Contains(head.String(), "event: turn\n") {
+		line, err := stream.ReadString('\n')
+		if err != nil {
+			t.Fatalf("stream ended before a turn: %v, %q", err, head.String())
+		}
+		head.WriteString(line)
+	}
+	for state := ""; state != "running"; {
+		var m struct{ State string }
+		if st := call(t, "GET", fmt.Sprintf("%s/api/v1/matches/%d", r.URL, ch.Match), "", nil, "", &m); st != 200 {
+			t.Fatalf("match: %d", st)
+		}
+		if state = m.State; state == "finished" {
+			t.Fatal("the match was never shown running")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	rest, err := io.ReadAll(stream)
 	if err != nil {
 		t.Fatal(err)
 	}
+	data := append(head.Bytes(), rest...)
 	events := strings.Count(string(data), "event: turn\n")
 	if !strings.HasPrefix(string(data), "event: match\n") || events < 10 || !strings.Contains(string(data), "event: end\ndata: ") || !strings.Contains(string(data), `"state":"finished"`) {
 		t.Fatalf("%d turn events; stream starts %.300q and ends %.300q", events, data, data[max(0, len(data)-300):])

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -270,5 +271,22 @@ func TestArenaEventsShareAFeed(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("bot=x: %d", resp.StatusCode)
+	}
+}
+
+// The home page's title is the site's name alone; other pages name
+// themselves first.
+func TestPageTitles(t *testing.T) {
+	srv := newTestSite(t, Options{})
+	for path, want := range map[string]string{"/": "<title>Arena</title>", "/bots/new": " · Arena</title>"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(body), want) || strings.Contains(string(body), "Arena · Arena") {
+			t.Errorf("%s: no %q in %.300q", path, want, body)
+		}
 	}
 }
