@@ -420,7 +420,6 @@ func TestRedTeam4Corpus(t *testing.T) {
 	}
 }
 
-
 // TestRedTeam4Rates: the host's CPU time per unit of fuel of host calls on
 // the largest buffers, each on a full tank (rt4Rate), against rt4MaxRate.
 func TestRedTeam4Rates(t *testing.T) {
@@ -458,5 +457,172 @@ func TestRedTeam4Rates(t *testing.T) {
 				t.Errorf("%.1f ns of CPU a unit of fuel, more than %v", rate, rt4MaxRate)
 			}
 		})
+	}
+}
+
+// rt4Clock is the echo module with arena.fuel_left (function extra) and a
+// memory of 248 MiB holding chaseModule's cycle of pointers, whose Turn is
+// also its start function. In start-up it chases until the allowance is
+// down to 3,000,000; in a turn it notes the tank (fuel_left), answers at
+// once in every second turn, and chases until the answer has spent
+// 97,000,000 of its 100,000,000: so the first question's wait holds the
+// start-up and a whole answer of chasing, and every second question's the
+// work the bot did after its last answer and a whole answer more.
+func rt4Clock() []byte {
+	const (
+		f0At    = scratch + 0x308 // the tank at the turn's start (i64)
+		turnsAt = scratch + 0x310 // calls of the Turn so far
+		pAt     = scratch + 0x320 // the chase's pointer between calls
+	)
+	pages := meter.MaxMemoryPages
+	n := pages * 16
+	perm := fixedShuffle(n, 88172645463325252)
+	addr := func(k int) int32 { return perm[k]*4096 + int32(k%63)*64 + 64 }
+	load := []byte{0x28, 2, 0}
+	// chase while cond: 10,000 hops between looks at the tank.
+	chase := func(cond []byte) []byte {
+		return Cat(Loop, I32(10_000), Set(1),
+			Loop, Get(0), load, Set(0), Get(1), I32(1), I32Sub, Tee(1), BrIf(0), End,
+			cond, BrIf(0), End)
+	}
+	fuel := Call(extra)
+	turn := Cat(
+		I32(pAt), load, Set(0),
+		I32(turnsAt), load, I32Eqz, If,
+		chase(Cat(fuel, I64(3_000_000), []byte{0x55})), // i64.gt_s
+		[]byte{0x05}, // else
+		I32(f0At), fuel, []byte{i64Store, 3, 0},
+		I32(turnsAt), load, I32(1), []byte{0x71}, I32Eqz, If, wasiCall(FdWrite, 1, 8, 1, 24), End, // turns 1, 3: answer first
+		chase(Cat(I32(f0At), []byte{i64Load, 3, 0}, fuel, []byte{0x7d}, I64(97_000_000), []byte{0x53})), // f0 - fuel < 97M (i64.lt_s)
+		End,
+		I32(turnsAt), I32(turnsAt), load, I32(1), I32Add, Store(0),
+		I32(pAt), Get(0), Store(0))
+	m := withImport(Echo{MinPages: pages, TurnLocals: 2, Turn: turn}, "arena", "fuel_left", nil, []byte{i64t})
+	var segs []byte
+	for k := 0; k < n; k++ {
+		a, next := addr(k), addr((k+1)%n)
+		segs = append(append(append(append(segs, 0), I32(a)...), End...), 4, byte(next), byte(next>>8), byte(next>>16), byte(next>>24))
+	}
+	p0 := addr(0)
+	segs = append(append(append(append(segs, 0), I32(pAt)...), End...), 4, byte(p0), byte(p0>>8), byte(p0>>16), byte(p0>>24))
+	m = ExtendVec(m, 11, n+1, segs)
+	return WithSections(m, Sec(8, ULEB(TurnFunc+1)))
+}
+
+// TestRedTeam4ChessClockWindow: the backstop must never stop a bot that
+// stays within its fuel (docs/fuel.md prices one answer's 100,000,000 of a
+// chess clock to take well under half of it). But what a question waits
+// for is not one answer's fuel: the first holds the start-up allowance as
+// well, and any other the work the bot chose to do after its previous
+// answer, up to the rest of that answer's 100,000,000. rt4Clock spends
+// both to the full, chasing pointers through 248 MiB, the dearest work
+// per unit there is, beside a second such bot and two plain loops (two
+// matches a core, as the prices were calibrated).
+func TestRedTeam4ChessClockWindow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of CPU")
+	}
+	skipWithoutSurcharge(t)
+	clock := compileBytes(t, rt4Clock())
+	plain := compileBytes(t, Echo{TurnLocals: 1, Turn: Forever(Get(0), I32(1), I32Add, Set(0))}.Module())
+	var busy []*Instance
+	for range 2 {
+		in, err := testRT.Start(context.Background(), plain, Config{Tank: &Tank{PerTurn: 1 << 62, Cap: 1 << 62}, Limits: Limits{CPU: time.Hour, Wall: time.Hour}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		busy = append(busy, in)
+		go in.Ask(context.Background(), obsWithFuel(`{}`))
+	}
+	defer func() {
+		for _, in := range busy {
+			in.Stop()
+		}
+	}()
+	type window struct{ before, after time.Duration }
+	results := make(chan []window, 2)
+	replies := make(chan []protocol.Reply, 2)
+	for range 2 {
+		go func() {
+			in, err := testRT.Start(context.Background(), clock, Config{Tank: &Tank{Left: 1e9, Cap: 1e9, Answer: perAnswer}})
+			if err != nil {
+				t.Error(err)
+				results <- nil
+				replies <- nil
+				return
+			}
+			defer in.Stop()
+			var ws []window
+			var rs []protocol.Reply
+			for range 4 {
+				c0, _ := in.guestCPU()
+				var cd time.Duration
+				r := in.Ask(context.Background(), func(left int64) []byte {
+					cd, _ = in.guestCPU()
+					return obsWithFuel(`{}`)(left)
+				})
+				c1, _ := in.guestCPU()
+				ws = append(ws, window{cd - c0, c1 - cd})
+				rs = append(rs, r)
+			}
+			results <- ws
+			replies <- rs
+		}()
+	}
+	for range 2 {
+		ws, rs := <-results, <-replies
+		t.Logf("CPU before and after each delivery: %v; replies %v", ws, trimReplies(rs))
+		if got := statuses(rs); got != "ok ok ok ok" {
+			t.Errorf("statuses %q, want ok ok ok ok", got)
+		}
+		for i, w := range ws {
+			// Half the backstop, as docs/fuel.md promises for one
+			// answer's fuel: either side of the delivery is one.
+			if w.before > DefaultLimits.CPU/2 || w.after > DefaultLimits.CPU/2 {
+				t.Errorf("question %d: %v of CPU before the delivery, %v after: more than half the backstop", i, w.before, w.after)
+			}
+		}
+	}
+}
+
+// rt4Spin is the echo module whose Turn, also its start function, runs a
+// counted loop of n iterations of 5 units each: in start-up, before the
+// first delivery, and in every turn, before the answer.
+func rt4Spin(n int32) []byte {
+	return inStartup(Echo{TurnLocals: 1, Turn: Cat(I32(n), Set(0),
+		Loop, Get(0), I32(1), I32Sub, Tee(0), BrIf(0), End)}.Module())
+}
+
+// TestRedTeam4BackstopCountsFromDelivery: the backstop counts the guest's
+// CPU time from the delivery of the observation, and what it does before
+// the delivery (here its start-up) on its own. A bot spending two equal
+// allotments, one before its first delivery and one after, each well within
+// the limit, is never stopped, although the two together are over it.
+func TestRedTeam4BackstopCountsFromDelivery(t *testing.T) {
+	mod := compileBytes(t, rt4Spin(40_000_000)) // 200,000,000 units each side
+	limits := Limits{StartAllowance: 1e9, CPU: time.Minute, Wall: time.Minute}
+	ask := func(l Limits) (protocol.Reply, time.Duration, time.Duration) {
+		in, err := testRT.Start(context.Background(), mod, Config{Tank: &Tank{PerTurn: 1e9, Cap: 1e9}, Limits: l})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Stop()
+		var cd time.Duration
+		r := in.Ask(context.Background(), func(left int64) []byte {
+			cd, _ = in.guestCPU()
+			return obsWithFuel(`{}`)(left)
+		})
+		c1, _ := in.guestCPU()
+		return r, cd, c1 - cd
+	}
+	r, before, after := ask(limits)
+	t.Logf("unlimited: %s, %v of CPU before the delivery, %v after", r.Status, before, after)
+	if r.Status != protocol.OK {
+		t.Fatalf("reply %+v, want ok", r)
+	}
+	// A limit 1.6 times either side, well under both together.
+	limits.CPU = max(before, after) * 8 / 5
+	if r, before, after = ask(limits); r.Status != protocol.OK {
+		t.Errorf("with a backstop of %v: %+v (%v before the delivery, %v after)", limits.CPU, r, before, after)
 	}
 }
