@@ -480,6 +480,11 @@ func TestRedTeam4Rates(t *testing.T) {
 		// scans all of it for a newline, every call.
 		{"stdout: an answer, then 248 MiB without a newline, one iovec, forever", fillThen(answer, Forever(wasiCall(FdWrite, 1, rt3IovAt, 1, scratch))), true},
 		{"stderr: 248 MiB, one iovec, forever", fillThen(Forever(wasiCall(FdWrite, 2, rt3IovAt, 1, scratch))), false},
+		// Lines of 1 MiB less a byte, then a newline: the host keeps each
+		// in its line buffer (a copy) until the newline drops it.
+		{"stdout: an answer, then lines of 1 MiB, forever", fillThen(answer,
+			iovec(rt3IovAt+8, bigAt, 1<<20-1), iovec(rt3IovAt+16, 18, 1), // the echo's "{}\n" holds the newline
+			Forever(wasiCall(FdWrite, 1, rt3IovAt+8, 2, scratch))), true},
 		{"random_get of 64 MiB, forever", fillThen(Forever(wasiCall(RandomGet, bigAt, 64<<20))), false},
 	}
 	for _, c := range cases {
