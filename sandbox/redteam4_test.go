@@ -486,6 +486,11 @@ func TestRedTeam4Rates(t *testing.T) {
 			iovec(rt3IovAt+8, bigAt, 1<<20-1), iovec(rt3IovAt+16, 18, 1), // the echo's "{}\n" holds the newline
 			Forever(wasiCall(FdWrite, 1, rt3IovAt+8, 2, scratch))), true},
 		{"random_get of 64 MiB, forever", fillThen(Forever(wasiCall(RandomGet, bigAt, 64<<20))), false},
+		// The slowest arithmetic: a chain of 64-bit divisions, each by
+		// the last quotient (x = (2^64-1) / (x|1) | 0x40000001), so that
+		// no two overlap and no divisor is a constant.
+		{"a chain of i64.div_u by a variable divisor, forever", Echo{TurnLocals: 1, Turn: Cat(I32(12345), Set(0), Forever(
+			I64(-1), Get(0), I32(1), []byte{0x72}, []byte{0xad}, []byte{0x80}, []byte{0xa7}, I32(0x40000001), []byte{0x72}, Set(0)))}.Module(), false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
