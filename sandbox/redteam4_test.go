@@ -346,8 +346,10 @@ var red4Corpus = []red3Case{
 	// match's four instances, before Go's collector caught up); with k = 1,000,
 	// wazero's own ceiling (50,000,000 bytes, then one doubling) comes
 	// first, "trap: stack overflow" after 58,125,054 units, the host
-	// 66 MiB and more. A bot of 248 MiB of memory so keeps some 400 MiB
-	// of the host, where docs/sandbox.md promises 16 MiB of stack. The
+	// 66 MiB and more. A bot that touches all 248 MiB of its memory in
+	// start-up, then recurses with k = 100, took the host 332-337 MiB at
+	// its peak, where docs/sandbox.md promises 256 MiB and 16 MiB of
+	// stack (one-off measurement, 22:35 UTC). The
 	// fix is the meter's: count the operand stack's height at each call
 	// site (the meter reads every instruction already; the stack effect
 	// of each is fixed by its opcode and types) in the frame's estimate.
