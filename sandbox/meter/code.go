@@ -349,8 +349,9 @@ func (b *bodyRewriter) appendCharge(c []byte, count, access int64) []byte {
 // count as an immediate and the price straight from the counter, where
 // adding them first takes a register, a copy and an add more in every
 // segment that touches memory: the C search's metering overhead fell from
-// 1.21 to 1.19 of its unmetered time (docs/performance.md), although the
-// counter's chain of dependent instructions grows to two subtractions.
+// 1.21 to 1.19 of its unmetered time (docs/performance.md). The counter's
+// chain of dependent instructions grows to two subtractions, which may be
+// why the Go search's rose by about as much (within its margin).
 func (b *bodyRewriter) appendSubCharge(c []byte) []byte {
 	c = append(c, opcodeI64Const)
 	c = appendS64(c, b.count)
