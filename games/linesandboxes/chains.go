@@ -182,3 +182,80 @@ func (p *position) junctions() int {
 	}
 	return n
 }
+
+// loonyEdge is the loony playout's choice when no line is safe and nothing
+// can be taken: by the rule above, open an even chain while their number is
+// odd (the opener then hands the obligation over with an even number
+// left), otherwise the shortest odd chain, then the shortest loop, then the
+// shortest even chain, each at one end (a loop anywhere). A junction counts
+// as a chain end. It returns the edge and its work in boxes looked at, or
+// -1 when there is no two-sided box.
+func (p *position) loonyEdge() (edge, looked int) {
+	var seen uint64
+	evens := 0
+	type pick struct{ length, edge int }
+	none := pick{1 << 10, -1}
+	odd, even, loop := none, none, none
+	for twos := p.two; twos != 0; twos &= twos - 1 {
+		start := bits.TrailingZeros64(twos)
+		if seen&(1<<start) != 0 {
+			continue
+		}
+		seen |= 1 << start
+		sides := p.openSides(start)
+		length, isLoop, end := 1, false, -1
+		for _, e := range sides {
+			prev := start
+			for {
+				looked++
+				next := p.across(e, prev)
+				if next < 0 || p.sides[next] != 2 {
+					if end < 0 {
+						end = e
+					}
+					break
+				}
+				if next == start {
+					isLoop = true
+					break
+				}
+				seen |= 1 << next
+				length++
+				s := p.openSides(next)
+				if s[0] == e {
+					e = s[1]
+				} else {
+					e = s[0]
+				}
+				prev = next
+			}
+			if isLoop {
+				break
+			}
+		}
+		switch {
+		case isLoop:
+			if length < loop.length {
+				loop = pick{length, sides[0]}
+			}
+		case length%2 == 1:
+			if length < odd.length {
+				odd = pick{length, end}
+			}
+		default:
+			evens++
+			if length < even.length {
+				even = pick{length, end}
+			}
+		}
+	}
+	if evens%2 == 1 {
+		return even.edge, looked
+	}
+	for _, c := range []pick{odd, loop, even} {
+		if c.edge >= 0 {
+			return c.edge, looked
+		}
+	}
+	return -1, looked
+}
