@@ -64,37 +64,12 @@ func (p *position) chainStructure() (odd, even, loops int, clean bool) {
 		id++
 		seen |= 1 << start
 		comp[start] = id
-		ends := p.openSides(start)
-		length, loop := 1, false
-		for _, e := range ends {
-			prev := start
-			for {
-				next := p.across(e, prev)
-				if next < 0 {
-					break
-				}
-				if p.sides[next] != 2 {
-					clean = false // a junction
-					break
-				}
-				if next == start {
-					loop = true
-					break
-				}
-				seen |= 1 << next
-				comp[next] = id
-				length++
-				sides := p.openSides(next)
-				if sides[0] == e {
-					e = sides[1]
-				} else {
-					e = sides[0]
-				}
-				prev = next
-			}
-			if loop {
-				break
-			}
+		length, loop, junction, _ := p.walkChain(start, func(box int) {
+			seen |= 1 << box
+			comp[box] = id
+		})
+		if junction {
+			clean = false
 		}
 		switch {
 		case loop:
@@ -109,6 +84,42 @@ func (p *position) chainStructure() (odd, even, loops int, clean bool) {
 		clean = !p.selfPaired(&comp)
 	}
 	return odd, even, loops, clean
+}
+
+// walkChain follows the chain or loop of the two-sided box start both ways,
+// calling visit on each of its other boxes. It returns its length in boxes,
+// whether it is a loop, whether an end is a junction (a box with fewer than
+// two sides) rather than the border, and an open side at its first end, the
+// line that opens it there (for a loop, one of start's open sides).
+func (p *position) walkChain(start int, visit func(box int)) (length int, loop, junction bool, end int) {
+	sides := p.openSides(start)
+	length, end = 1, -1
+	for _, e := range sides {
+		prev := start
+		for {
+			next := p.across(e, prev)
+			if next < 0 || p.sides[next] != 2 {
+				junction = junction || next >= 0
+				if end < 0 {
+					end = e
+				}
+				break
+			}
+			if next == start {
+				return length, true, junction, sides[0]
+			}
+			visit(next)
+			length++
+			s := p.openSides(next)
+			if s[0] == e {
+				e = s[1]
+			} else {
+				e = s[0]
+			}
+			prev = next
+		}
+	}
+	return length, false, junction, end
 }
 
 // selfPaired reports whether two open sides next to each other on a line
@@ -202,41 +213,15 @@ func (p *position) loonyEdge() (edge, looked int) {
 			continue
 		}
 		seen |= 1 << start
-		sides := p.openSides(start)
-		length, isLoop, end := 1, false, -1
-		for _, e := range sides {
-			prev := start
-			for {
-				looked++
-				next := p.across(e, prev)
-				if next < 0 || p.sides[next] != 2 {
-					if end < 0 {
-						end = e
-					}
-					break
-				}
-				if next == start {
-					isLoop = true
-					break
-				}
-				seen |= 1 << next
-				length++
-				s := p.openSides(next)
-				if s[0] == e {
-					e = s[1]
-				} else {
-					e = s[0]
-				}
-				prev = next
-			}
-			if isLoop {
-				break
-			}
+		length, isLoop, _, end := p.walkChain(start, func(box int) { seen |= 1 << box })
+		looked += length + 1 // the steps walkChain took
+		if isLoop {
+			looked--
 		}
 		switch {
 		case isLoop:
 			if length < loop.length {
-				loop = pick{length, sides[0]}
+				loop = pick{length, end}
 			}
 		case length%2 == 1:
 			if length < odd.length {
