@@ -116,6 +116,13 @@ func analysisBot(t *testing.T, name string, seed uint64, seat int) game.HouseBot
 	if _, err := fmt.Sscanf(strings.ReplaceAll(name, ":", " "), "strongvar %d %d %d %d %d %d %d", &bud, &quiet, &exactBelow, &tt, &endAt, &chains, &ext); err == nil {
 		b := newStrongBot()
 		b.budget, b.limits.maxQuietLength, b.limits.exactBelow, b.limits.allQuietBelow, b.endAt, b.chains, b.safeExt = bud, quiet, exactBelow, tt, endAt, chains == 1, ext
+		b.loony = false // the variants were measured before loony playouts
+		return b
+	}
+	var rule int
+	if _, err := fmt.Sscanf(strings.ReplaceAll(name, ":", " "), "loony %d %d %d %d", &bud, &tt, &rule, &ext); err == nil {
+		b := newStrongBot()
+		b.budget, b.limits.allQuietBelow, b.chains, b.safeExt = bud, tt, rule == 1, ext
 		return b
 	}
 	return houseBot(t, name, seed, seat)

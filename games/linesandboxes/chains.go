@@ -64,37 +64,12 @@ func (p *position) chainStructure() (odd, even, loops int, clean bool) {
 		id++
 		seen |= 1 << start
 		comp[start] = id
-		ends := p.openSides(start)
-		length, loop := 1, false
-		for _, e := range ends {
-			prev := start
-			for {
-				next := p.across(e, prev)
-				if next < 0 {
-					break
-				}
-				if p.sides[next] != 2 {
-					clean = false // a junction
-					break
-				}
-				if next == start {
-					loop = true
-					break
-				}
-				seen |= 1 << next
-				comp[next] = id
-				length++
-				sides := p.openSides(next)
-				if sides[0] == e {
-					e = sides[1]
-				} else {
-					e = sides[0]
-				}
-				prev = next
-			}
-			if loop {
-				break
-			}
+		length, loop, junction, _ := p.walkChain(start, func(box int) {
+			seen |= 1 << box
+			comp[box] = id
+		})
+		if junction {
+			clean = false
 		}
 		switch {
 		case loop:
@@ -109,6 +84,42 @@ func (p *position) chainStructure() (odd, even, loops int, clean bool) {
 		clean = !p.selfPaired(&comp)
 	}
 	return odd, even, loops, clean
+}
+
+// walkChain follows the chain or loop of the two-sided box start both ways,
+// calling visit on each of its other boxes. It returns its length in boxes,
+// whether it is a loop, whether an end is a junction (a box with fewer than
+// two sides) rather than the border, and an open side at its first end, the
+// line that opens it there (for a loop, one of start's open sides).
+func (p *position) walkChain(start int, visit func(box int)) (length int, loop, junction bool, end int) {
+	sides := p.openSides(start)
+	length, end = 1, -1
+	for _, e := range sides {
+		prev := start
+		for {
+			next := p.across(e, prev)
+			if next < 0 || p.sides[next] != 2 {
+				junction = junction || next >= 0
+				if end < 0 {
+					end = e
+				}
+				break
+			}
+			if next == start {
+				return length, true, junction, sides[0]
+			}
+			visit(next)
+			length++
+			s := p.openSides(next)
+			if s[0] == e {
+				e = s[1]
+			} else {
+				e = s[0]
+			}
+			prev = next
+		}
+	}
+	return length, false, junction, end
 }
 
 // selfPaired reports whether two open sides next to each other on a line
@@ -181,4 +192,55 @@ func (p *position) junctions() int {
 		}
 	}
 	return n
+}
+
+// loonyEdge is the loony playout's choice when no line is safe and nothing
+// can be taken: by the rule above, open an even chain while their number is
+// odd (the opener then hands the obligation over with an even number
+// left), otherwise the shortest odd chain, then the shortest loop, then the
+// shortest even chain, each at one end (a loop anywhere). A junction counts
+// as a chain end. It returns the edge and its work in boxes looked at, or
+// -1 when there is no two-sided box.
+func (p *position) loonyEdge() (edge, looked int) {
+	var seen uint64
+	evens := 0
+	type pick struct{ length, edge int }
+	none := pick{1 << 10, -1}
+	odd, even, loop := none, none, none
+	for twos := p.two; twos != 0; twos &= twos - 1 {
+		start := bits.TrailingZeros64(twos)
+		if seen&(1<<start) != 0 {
+			continue
+		}
+		seen |= 1 << start
+		length, isLoop, _, end := p.walkChain(start, func(box int) { seen |= 1 << box })
+		looked += length + 1 // the steps walkChain took
+		if isLoop {
+			looked--
+		}
+		switch {
+		case isLoop:
+			if length < loop.length {
+				loop = pick{length, end}
+			}
+		case length%2 == 1:
+			if length < odd.length {
+				odd = pick{length, end}
+			}
+		default:
+			evens++
+			if length < even.length {
+				even = pick{length, end}
+			}
+		}
+	}
+	if evens%2 == 1 {
+		return even.edge, looked
+	}
+	for _, c := range []pick{odd, loop, even} {
+		if c.edge >= 0 {
+			return c.edge, looked
+		}
+	}
+	return -1, looked
 }

@@ -98,7 +98,7 @@ func TestChainValueAgreesWithExact(t *testing.T) {
 			if p.three == 0 && !p.hasSafe() {
 				want, got := x.value(s.drawn), p.chainValue()
 				judged++
-				if pv, _ := p.playout(); pv == want {
+				if pv, _ := p.playout(false); pv == want {
 					playoutAgreed++
 				}
 				if got == want {
@@ -120,5 +120,37 @@ func TestChainValueAgreesWithExact(t *testing.T) {
 	t.Logf("%d positions past the safe phase: the rule trusted on %d; it gave the exact value on %d in all, the greedy playout on %d", judged, clean, agreed, playoutAgreed)
 	if judged < seeds || clean == 0 {
 		t.Fatalf("%d positions judged, %d trusted: too few to check anything", judged, clean)
+	}
+}
+
+// TestLoonyEdgeKeepsTheRulesValue: on hand-built 3x3 positions past the
+// safe phase, the loony playout's opening line must keep the exact value:
+// with an odd number of even chains it has to open an even one, and with
+// none it may open anything.
+func TestLoonyEdgeKeepsTheRulesValue(t *testing.T) {
+	one, other := []string{"A1-B1", "A1-A2"}, []string{"A3-A4", "A4-B4"}
+	two := []string{"C4-D4", "C3-D3", "D2-D3"}
+	quad := []string{"B1-B3", "A2-C2"}
+	for _, c := range []struct {
+		name string
+		open []string
+	}{
+		{"one odd chain", one},
+		{"odd and even: open the even one", append(append([]string(nil), one...), two...)},
+		{"two odd and one even: open the even one", append(append(append([]string(nil), one...), other...), two...)},
+		{"a loop and an even chain: open the chain", append(append([]string(nil), quad...), two...)},
+		{"a loop and an odd chain", append(append([]string(nil), quad...), other...)},
+	} {
+		x, drawn := allDrawnBut(t, c.open...)
+		p := positionOf(x, drawn)
+		e, _ := p.loonyEdge()
+		if e < 0 {
+			t.Fatalf("%s: no edge", c.name)
+		}
+		after := drawn
+		after.add(e)
+		if got, want := -x.value(after), x.value(drawn); got != want {
+			t.Errorf("%s: opening %v is worth %d, the position %d", c.name, p.g.edgeSegment(e), got, want)
+		}
 	}
 }

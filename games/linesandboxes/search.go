@@ -42,6 +42,9 @@ type searchBot struct {
 	// most that many safe edges are left: the end of the safe phase, where
 	// who must open is decided, is searched to its end.
 	safeExt int
+	// loony has the playouts open chains by the chain rule once no line is
+	// safe (loonyEdge) rather than the first that gives one box.
+	loony bool
 }
 
 // SetStop has the search also ask stop at every node: a wasm build's
@@ -111,10 +114,10 @@ var strongLimits = pruneLimits{maxQuietLength: 3, exactBelow: 16, allQuietBelow:
 const strongSafeExt = 6
 
 // newStrongBot is search-deep with the end of the safe phase searched to its
-// end (safeExt), safe lines of every length there, and the chain rule where
-// it holds.
+// end (safeExt), safe lines of every length there, the chain rule where it
+// holds, and playouts that open chains by the rule (loonyEdge).
 func newStrongBot() *searchBot {
-	return &searchBot{budget: DeepSearchBudget, endAt: deepEndAt, endBudget: DeepEndgameBudget, tt: make([]ttEntry, 4*ttSize), limits: strongLimits, chains: true, safeExt: strongSafeExt}
+	return &searchBot{budget: DeepSearchBudget, endAt: deepEndAt, endBudget: DeepEndgameBudget, tt: make([]ttEntry, 4*ttSize), limits: strongLimits, chains: true, safeExt: strongSafeExt, loony: true}
 }
 
 func newSearchBot(budget int) *searchBot {
@@ -235,7 +238,7 @@ func (b *searchBot) negamax(p *position, depth, ply, alpha, beta int) int {
 		}
 	}
 	if depth == 0 {
-		v, work := p.playout()
+		v, work := p.playout(b.loony)
 		b.nodes += work / 8
 		return v
 	}
@@ -323,10 +326,11 @@ func (b *searchBot) order(moves []move, hint move) {
 
 // playout plays the position to its end with a greedy policy on unit edges
 // (take a box when one is open, else draw the first edge that gives nothing,
-// else the first that gives one box, else the first) and returns the mover's
-// net boxes, and its work in edges looked at. It is the leaf evaluation, so
-// it is kept to a few operations per edge.
-func (p *position) playout() (net, work int) {
+// else the first that gives one box, else the first; with loony set, once
+// no edge is safe it opens chains by the chain rule instead, loonyEdge) and
+// returns the mover's net boxes, and its work in edges (or boxes) looked at.
+// It is the leaf evaluation, so it is kept to a few operations per edge.
+func (p *position) playout(loony bool) (net, work int) {
 	q := *p
 	sign := 1
 	for q.left > 0 {
@@ -341,7 +345,15 @@ func (p *position) playout() (net, work int) {
 				}
 			}
 		default:
-			e, looked := q.quietEdge()
+			e, looked := -1, 0
+			if loony && !q.hasSafe() {
+				e, looked = q.loonyEdge()
+			}
+			if e < 0 {
+				var more int
+				e, more = q.quietEdge()
+				looked += more
+			}
 			q.drawEdge(e)
 			work += looked
 		}
