@@ -78,6 +78,7 @@ pairings=(
   "dots-and-boxes wasm:KIT chains"
   "dots-and-boxes wasm:KIT search"
   "lines-and-boxes search-deep search"
+  "lines-and-boxes strong search"
   "grid-royale siege house"
   "grid-royale siege house --players 4"
 )
