@@ -194,7 +194,9 @@ func judgeSmoke(m store.Match) (bool, string) {
 	sort.Strings(parts)
 	ok := st["ok"]
 	opp := "@" + m.Seats[len(m.Seats)-1].Handle + "/" + m.Seats[len(m.Seats)-1].BotName
-	summary := fmt.Sprintf("%d of %d answers ok in the smoke match against %s (match %d; %s)", ok, total, opp, m.ID, strings.Join(parts, ", "))
+	// The score tells a bot that answers ok yet does nothing (a kit of
+	// another game whose answers this game reads as "no move") that it did.
+	summary := fmt.Sprintf("%d of %d answers ok in the smoke match against %s (match %d; %s; score %d to %d)", ok, total, opp, m.ID, strings.Join(parts, ", "), m.Seats[0].Score, m.Seats[len(m.Seats)-1].Score)
 	if total > 0 && 2*ok > total {
 		return true, "accepted: " + summary
 	}

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -185,6 +186,9 @@ func TestNewUser(t *testing.T) {
 			st := call(t, "POST", r.URL+"/api/v1/games/dots-and-boxes/bots/kit", tok, bytes.NewReader(starterKit(t)), "application/wasm", &up)
 			if st != 201 || up.Version.State != "active" || up.Bot.Player != "@alice" || !strings.HasPrefix(up.Version.Message, "accepted") {
 				t.Fatalf("push: %d %+v", st, up)
+			}
+			if !regexp.MustCompile(`; score \d+ to \d+\)$`).MatchString(up.Version.Message) {
+				t.Fatalf("the acceptance does not give the smoke match's score: %q", up.Version.Message)
 			}
 			deadline := time.Now().Add(2 * time.Minute)
 			for {
