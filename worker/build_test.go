@@ -55,3 +55,47 @@ func TestBuildMismatch(t *testing.T) {
 		t.Fatalf("announcement counts: run %d failed %d refused %d", a.MatchesRun, a.Failed, a.Refused)
 	}
 }
+
+// TestCheckThatCannotRunIsDropped: a determinism check (the second run of a
+// recorded match) that no worker can run ends without a result, where a
+// failure would read as the match's: only the ordinary job behind it is
+// reported.
+func TestCheckThatCannotRunIsDropped(t *testing.T) {
+	q := queue(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	mine, err := worker.BuildFor("dots-and-boxes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign := mine
+	foreign.CostModel++
+	seats := []jobs.Seat{{Builtin: "builtin:random"}, {Builtin: "builtin:greedy"}}
+	if err := q.Publish(ctx, jobs.Job{MatchID: 4, Game: "dots-and-boxes", Seed: 5, Seats: seats, Build: &foreign, Check: true}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := worker.New(q, worker.Options{Workers: 1, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go p.Run(ctx)
+	for deadline := time.Now().Add(60 * time.Second); p.Announcement().Refused < jobs.MaxAttempts; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the check was refused %d times in 60 s, want %d", p.Announcement().Refused, jobs.MaxAttempts)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := q.Publish(ctx, jobs.Job{MatchID: 5, Game: "dots-and-boxes", Seed: 5, Seats: seats, Build: &mine}); err != nil {
+		t.Fatal(err)
+	}
+	got := results(t, q, 1, 30*time.Second)
+	if _, ok := got[4]; ok {
+		t.Fatalf("the dropped check was reported: %+v", got[4])
+	}
+	if got[5].Error != "" || got[5].Turns == 0 {
+		t.Fatalf("the ordinary job: %+v", got[5])
+	}
+	if a := p.Announcement(); a.Failed != 0 {
+		t.Fatalf("%d failed matches counted, want 0", a.Failed)
+	}
+}

@@ -144,9 +144,16 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 		return
 	}
 	log := p.log.With("match", j.MatchID)
+	if j.Check {
+		log = log.With("check", true) // the second run of a finished match
+	}
 	attempt := uint64(1)
 	if md, err := msg.Metadata(); err == nil {
 		attempt = md.NumDelivered
+	}
+	if attempt > jobs.MaxAttempts && j.Check {
+		dropCheck(msg, fmt.Sprintf("handed out %d times without a result", attempt-1), log)
+		return
 	}
 	if attempt > jobs.MaxAttempts {
 		p.fail(ctx, msg, j.MatchID, fmt.Sprintf("handed out %d times without a result: the match stalls or crashes its worker", attempt-1), log)
@@ -154,6 +161,10 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 	}
 	if err := checkBuild(j); err != nil {
 		p.stats.count(&p.stats.refused)
+		if attempt >= jobs.MaxAttempts && j.Check {
+			dropCheck(msg, fmt.Sprintf("no worker could run it identically (%v)", err), log)
+			return
+		}
 		if attempt >= jobs.MaxAttempts {
 			p.fail(ctx, msg, j.MatchID, fmt.Sprintf("no worker could run it identically (%v)", err), log)
 			return
@@ -232,6 +243,14 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 		msg.Ack()
 		p.stats.count(&p.stats.run)
 	}
+}
+
+// dropCheck removes a determinism check that cannot run. Its match is
+// recorded already: reporting a failure would only be dropped as a late
+// copy, after a warning that the match failed.
+func dropCheck(msg jetstream.Msg, reason string, log *slog.Logger) {
+	log.Info("worker: determinism check dropped", "reason", reason)
+	msg.Term()
 }
 
 // fail publishes the job's failure as its result and removes the job.
