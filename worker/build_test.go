@@ -10,17 +10,24 @@ import (
 	"github.com/arenabots/arena/worker"
 )
 
-// TestBuildMismatch: a job stamped with another cost model or other rules
-// is refused, then ends as a failed match once every attempt was refused;
-// a job of this build runs.
-func TestBuildMismatch(t *testing.T) {
+// dotsAndBoxesQueue is a job queue, a context that ends with the test, and
+// this build's stamp for Dots and Boxes jobs.
+func dotsAndBoxesQueue(t *testing.T) (*jobs.Queue, context.Context, jobs.Build) {
 	q := queue(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	t.Cleanup(cancel)
 	mine, err := worker.BuildFor("dots-and-boxes")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return q, ctx, mine
+}
+
+// TestBuildMismatch: a job stamped with another cost model or other rules
+// is refused, then ends as a failed match once every attempt was refused;
+// a job of this build runs.
+func TestBuildMismatch(t *testing.T) {
+	q, ctx, mine := dotsAndBoxesQueue(t)
 	if again, _ := worker.BuildFor("dots-and-boxes"); again != mine || mine.Rules == "" || mine.CostModel == 0 {
 		t.Fatalf("build not stable or empty: %+v then %+v", mine, again)
 	}
@@ -61,13 +68,7 @@ func TestBuildMismatch(t *testing.T) {
 // failure would read as the match's: only the ordinary job behind it is
 // reported.
 func TestCheckThatCannotRunIsDropped(t *testing.T) {
-	q := queue(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	mine, err := worker.BuildFor("dots-and-boxes")
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, ctx, mine := dotsAndBoxesQueue(t)
 	foreign := mine
 	foreign.CostModel++
 	seats := []jobs.Seat{{Builtin: "builtin:random"}, {Builtin: "builtin:greedy"}}
