@@ -151,22 +151,14 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 	if md, err := msg.Metadata(); err == nil {
 		attempt = md.NumDelivered
 	}
-	if attempt > jobs.MaxAttempts && j.Check {
-		dropCheck(msg, fmt.Sprintf("handed out %d times without a result", attempt-1), log)
-		return
-	}
 	if attempt > jobs.MaxAttempts {
-		p.fail(ctx, msg, j.MatchID, fmt.Sprintf("handed out %d times without a result: the match stalls or crashes its worker", attempt-1), log)
+		p.fail(ctx, msg, j, fmt.Sprintf("handed out %d times without a result: the match stalls or crashes its worker", attempt-1), log)
 		return
 	}
 	if err := checkBuild(j); err != nil {
 		p.stats.count(&p.stats.refused)
-		if attempt >= jobs.MaxAttempts && j.Check {
-			dropCheck(msg, fmt.Sprintf("no worker could run it identically (%v)", err), log)
-			return
-		}
 		if attempt >= jobs.MaxAttempts {
-			p.fail(ctx, msg, j.MatchID, fmt.Sprintf("no worker could run it identically (%v)", err), log)
+			p.fail(ctx, msg, j, fmt.Sprintf("no worker could run it identically (%v)", err), log)
 			return
 		}
 		// Leave it to a worker of the right build, and give them time to
@@ -222,17 +214,13 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 		log.Info("worker: stopped mid-match; job handed back")
 	case errors.As(err, &retry):
 		if attempt >= jobs.MaxAttempts {
-			p.fail(ctx, msg, j.MatchID, err.Error(), log)
+			p.fail(ctx, msg, j, err.Error(), log)
 			return
 		}
 		log.Warn("worker: will retry", "attempt", attempt, "err", err)
 		msg.NakWithDelay(time.Duration(attempt) * time.Second)
-	case err != nil && j.Check:
-		// A check that cannot run says nothing about the match.
-		log.Warn("worker: determinism check not run", "err", err)
-		msg.Term()
 	case err != nil:
-		p.fail(ctx, msg, j.MatchID, err.Error(), log)
+		p.fail(ctx, msg, j, err.Error(), log)
 	default:
 		// A finished match is reported even when the worker is stopping.
 		if err := p.report(ctx, msg, *res, log); err != nil {
@@ -245,18 +233,19 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 	}
 }
 
-// dropCheck removes a determinism check that cannot run. Its match is
-// recorded already: reporting a failure would only be dropped as a late
-// copy, after a warning that the match failed.
-func dropCheck(msg jetstream.Msg, reason string, log *slog.Logger) {
-	log.Info("worker: determinism check dropped", "reason", reason)
-	msg.Term()
-}
-
-// fail publishes the job's failure as its result and removes the job.
-func (p *Pool) fail(ctx context.Context, msg jetstream.Msg, id int64, reason string, log *slog.Logger) {
+// fail publishes the job's failure as its result and removes the job. A
+// determinism check (the second run of a recorded match) that cannot run
+// says nothing about its match: it is only removed, since a failure
+// reported for it would read as the match's (and be dropped as a late
+// copy, after a warning that the match failed).
+func (p *Pool) fail(ctx context.Context, msg jetstream.Msg, j jobs.Job, reason string, log *slog.Logger) {
+	if j.Check {
+		log.Info("worker: determinism check dropped", "reason", reason)
+		msg.Term()
+		return
+	}
 	log.Warn("worker: match failed", "reason", reason)
-	if err := p.report(ctx, msg, jobs.Result{MatchID: id, Error: reason}, log); err != nil {
+	if err := p.report(ctx, msg, jobs.Result{MatchID: j.MatchID, Error: reason}, log); err != nil {
 		msg.NakWithDelay(time.Second)
 		return
 	}

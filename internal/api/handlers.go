@@ -103,7 +103,7 @@ func (a *API) credentials(r *http.Request) (Credentials, error) {
 			return Credentials{}, Errorf(http.StatusBadRequest, "bad form")
 		}
 		c := Credentials{Handle: r.PostForm.Get("handle"), Password: r.PostForm.Get("password")}
-		if _, named := r.PostForm["handle"]; !named && len(r.PostForm) == 1 {
+		if len(r.PostForm) == 1 && !r.PostForm.Has("handle") {
 			for k := range r.PostForm { // the one key: curl -d '{"handle":...}' sends JSON as a form
 				if strings.HasPrefix(strings.TrimSpace(k), "{") {
 					return c, Errorf(http.StatusUnsupportedMediaType, "the body is JSON sent as a form: add the header Content-Type: application/json")
@@ -984,11 +984,12 @@ type SeedJSON uint64
 // UnmarshalJSON reads a seed from a string or a number.
 func (s *SeedJSON) UnmarshalJSON(b []byte) error {
 	text := string(b)
-	if unq, err := strconv.Unquote(text); err == nil && len(b) > 0 && b[0] == '"' {
-		text = unq
+	var err error
+	if len(b) > 0 && b[0] == '"' {
+		err = json.Unmarshal(b, &text)
 	}
-	n, err := strconv.ParseUint(text, 10, 64)
-	if err != nil || n > MaxSeed {
+	n, perr := strconv.ParseUint(text, 10, 64)
+	if err != nil || perr != nil || n > MaxSeed {
 		return fmt.Errorf("seed: a whole number from 0 to %d, as a string or a number", uint64(MaxSeed))
 	}
 	*s = SeedJSON(n)
