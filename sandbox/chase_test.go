@@ -80,26 +80,32 @@ func BenchmarkChase(b *testing.B) {
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			mod := compileBytes(b, c.wasm())
-			unitsPerHop := float64(4 + meter.AccessPrice(uint64(c.pages), false))
-			var worst, worstPlain float64
-			lim := DefaultLimits
-			lim.StartAllowance, lim.CPU, lim.Wall = 1e9, time.Minute, time.Hour
-			for i := 0; i < b.N; i++ {
-				r := pairedRates(b, mod, plain, lim, func(r protocol.Reply) error {
-					if r.Status != protocol.Fuel {
-						return fmt.Errorf("status %s (%s), want fuel", r.Status, r.Detail)
-					}
-					return nil
-				})
-				worst, worstPlain = max(worst, r.cpu), max(worstPlain, r.plainCPU)
-			}
-			b.ReportMetric(worst, "worst-cpu-ns/fuel")
-			b.ReportMetric(worst*unitsPerHop, "cpu-ns/hop")
-			b.ReportMetric(worst*100e6/1e6, "cpu-ms/100M")
-			if worstPlain > 0 {
-				b.ReportMetric(worst/worstPlain, "x-plain")
-			}
+			chaseRates(b, compileBytes(b, c.wasm()), plain, float64(4+meter.AccessPrice(uint64(c.pages), false)), "cpu-ns/hop")
 		})
+	}
+}
+
+// chaseRates runs mod, a chase that never stops, beside plain (pairedRates)
+// b.N times, and reports its worst CPU time per unit of fuel, per hop of
+// unitsPerHop units (as the metric perHop), per 100,000,000 units, and
+// against the plain loop's.
+func chaseRates(b *testing.B, mod, plain *Module, unitsPerHop float64, perHop string) {
+	var worst, worstPlain float64
+	lim := DefaultLimits
+	lim.StartAllowance, lim.CPU, lim.Wall = 1e9, time.Minute, time.Hour
+	for i := 0; i < b.N; i++ {
+		r := pairedRates(b, mod, plain, lim, func(r protocol.Reply) error {
+			if r.Status != protocol.Fuel {
+				return fmt.Errorf("status %s (%s), want fuel", r.Status, r.Detail)
+			}
+			return nil
+		})
+		worst, worstPlain = max(worst, r.cpu), max(worstPlain, r.plainCPU)
+	}
+	b.ReportMetric(worst, "worst-cpu-ns/fuel")
+	b.ReportMetric(worst*unitsPerHop, perHop)
+	b.ReportMetric(worst*100e6/1e6, "cpu-ms/100M")
+	if worstPlain > 0 {
+		b.ReportMetric(worst/worstPlain, "x-plain")
 	}
 }

@@ -203,6 +203,10 @@ type Instance struct {
 	mem         api.Memory        // the guest's linear memory, whose size sets the reserve
 	price       api.MutableGlobal // the guest's surcharge per memory access, set here
 	priceNow    int64             // its value
+	callPrice   api.MutableGlobal // the guest's surcharge per call, set here
+	callNow     int64             // its value
+	functions   uint64            // the functions the module defines, for meter.CallPrice
+	tablePages  uint64            // its tables' size in pages, priced with the memory
 	answerFrom  int64             // spentTotal when the last observation was delivered
 	budget      int64             // fuel not yet handed to the guest
 	given       int64             // all fuel ever put in the counter; spent = given - counter
@@ -366,39 +370,58 @@ func (in *Instance) bind(mod api.Module) {
 		in.fuel = g
 		in.mem = mod.Memory()
 		in.price, _ = mod.ExportedGlobal(meter.PriceExport).(api.MutableGlobal)
-		in.priceNow = -1
+		in.callPrice, _ = mod.ExportedGlobal(meter.CallPriceExport).(api.MutableGlobal)
+		in.priceNow, in.callNow = -1, -1
+		if g := mod.ExportedGlobal(meter.FunctionsExport); g != nil {
+			in.functions = g.Get()
+		}
+		if g := mod.ExportedGlobal(meter.TablePagesExport); g != nil {
+			in.tablePages = g.Get()
+		}
 	}
 }
 
 // reserve sets the guest's price of a memory access for the size of its
-// memory now, at the dear prices in start-up and past meter.DearAfter of an
-// answer (cost model 4), and returns what the tank must hold when the guest
-// passes a check: the most its code can charge before the next one,
-// Reserve units of which every one may be a memory access at that price.
-// The guest's checks compare its counter with meter.Reserve alone, so the
-// rest, extra, stays in the budget (slice). The guest calls the host (refill)
-// after every memory.grow, so the price never lags the memory's size, and
-// the host changes it nowhere else: it is the same between two checks.
+// memory now and its price of a call, at the dear prices in start-up and
+// past meter.DearAfter of an answer (cost models 4 and 5), and returns what
+// the tank must hold when the guest passes a check: the most its code can
+// charge before the next one, Reserve units of which every one may be a
+// call_indirect, which pays both. The guest's checks compare its counter
+// with meter.Reserve alone, so the rest, extra, stays in the budget (slice).
+// The guest calls the host (refill) after every memory.grow, so the price
+// never lags the memory's size, and the host changes them nowhere else:
+// they are the same between two checks.
 func (in *Instance) reserve() (all, extra int64) {
 	p := in.accessPrice()
 	if p != in.priceNow && in.price != nil {
 		in.price.Set(uint64(p))
 		in.priceNow = p
 	}
-	extra = meter.Reserve * p
+	c := meter.CallPrice(in.functions, in.dear())
+	if c != in.callNow && in.callPrice != nil {
+		in.callPrice.Set(uint64(c))
+		in.callNow = c
+	}
+	extra = meter.Reserve * (p + c)
 	return meter.Reserve + extra, extra
 }
 
-// accessPrice is the surcharge per memory access now: for the memory's
-// size, at the dear prices in start-up and past meter.DearAfter of an answer.
+// accessPrice is the surcharge per memory access now: for the size of the
+// memory and the tables, at the dear prices in start-up and past
+// meter.DearAfter of an answer.
 func (in *Instance) accessPrice() int64 {
 	var pages uint64
 	if in.mem != nil {
 		pages = uint64(in.mem.Size()) / meter.PageSize
 		in.pages.Store(uint32(pages))
 	}
-	dear := !in.started || in.spentTotal()-in.answerFrom >= meter.DearAfter
-	return meter.AccessPrice(pages, dear)
+	return meter.AccessPrice(pages+in.tablePages, in.dear())
+}
+
+// dear tells whether the guest pays the dear prices now: in start-up, and
+// past meter.DearAfter of an answer.
+func (in *Instance) dear() bool {
+	return !in.started || in.spentTotal()-in.answerFrom >= meter.DearAfter
 }
 
 // counter is the guest's fuel counter now.

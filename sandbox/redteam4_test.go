@@ -333,58 +333,51 @@ var red4Corpus = []red3Case{
 		},
 		// 64 K calls at 256 + 32 units: more than a turn's 5,000,000.
 		want: "fuel fuel fuel fuel", detail: "ran out of fuel"}},
-	// HOLE, open (sandbox/meter, code.go: FrameBytes and noteCall): the
-	// meter's estimate of a frame counts its locals and the parameters
-	// and results of the calls it makes, not the operand stack it keeps
-	// across a call, which wazero spills to its own stack (8 bytes a
-	// value). A function that keeps k computed values live across a call
-	// to itself (their sum is stored after the call, so the compiler
-	// cannot drop them) is estimated at 144 bytes a frame: with k = 100
-	// the meter's 16 MiB bound is reached at 116,508 frames (46,835,820
-	// units, in start-up or a chess clock's answer), when wazero's stack
-	// is some 100 MB and the host has grown by 121 MiB (291 MiB over a
-	// match's four instances, before Go's collector caught up); with k = 1,000,
-	// wazero's own ceiling (50,000,000 bytes, then one doubling) comes
-	// first, "trap: stack overflow" after 58,125,054 units, the host
-	// 66 MiB and more. A bot that touches all 248 MiB of its memory in
-	// start-up, then recurses with k = 100, took the host 332-337 MiB at
-	// its peak, where docs/sandbox.md promises 256 MiB and 16 MiB of
-	// stack (one-off measurement, 22:35 UTC). The
-	// fix is the meter's: count the operand stack's height at each call
-	// site (the meter reads every instruction already; the stack effect
-	// of each is fixed by its opcode and types) in the frame's estimate.
+	// Fixed (sandbox/meter, code.go: frameValues): the meter's estimate of
+	// a frame counted its locals and the parameters and results of the
+	// calls it makes, not the values it keeps across a call, which wazero
+	// spills to its own stack, each to a slot of its own. A function that
+	// kept k computed values live across a call to itself (their sum stored
+	// after the call, so the compiler cannot drop them) was estimated at
+	// 144 bytes a frame: with k = 100 the meter's 16 MiB bound was reached
+	// at 116,508 frames, when wazero's stack was some 100 MB and the host
+	// had grown by 121 MiB (291 MiB over a match's four instances); with
+	// k = 1,000, wazero's own ceiling (50,000,000 bytes, then one doubling)
+	// came first, "trap: stack overflow". The estimate now counts every
+	// value the function's instructions can make (and, where paths join, a
+	// new value of every local it assigns): the host grows by a few MiB.
 	{red2Case: red2Case{name: "recursion with 100 computed values live across each call, in start-up",
 		wasm: func() []byte { return rt4LiveRecursion(100) },
-		want: "crash crash crash crash", detail: "unreachable", memory: 64 << 20,
-		skip: "hole: the meter's stack estimate leaves out the operand stack live across a call (8 KB a frame estimated at 144 bytes): the host's memory grows by 121 MiB, not 16 (sandbox/meter; run with -redteam.holes)"}},
+		want: "crash crash crash crash", detail: "unreachable", memory: 64 << 20}},
 	{red2Case: red2Case{name: "recursion with 1,000 computed values live across each call, in start-up",
 		wasm: func() []byte { return rt4LiveRecursion(1000) },
-		want: "crash crash crash crash", detail: "unreachable", memory: 64 << 20,
-		skip: "hole: wazero's own stack ceiling (about 100 MB) comes before the meter's 16 MiB bound, \"trap: stack overflow\" (sandbox/meter; run with -redteam.holes)"}},
-	// HOLE, open (the cost model: sandbox/meter and docs/fuel.md): a call
-	// costs 1 unit whatever code it jumps to, and call_indirect 1 however
-	// large the table. A bot of 65,536 one-instruction functions that
-	// calls them in a scattered order (directly, or through a table of
-	// 1,048,576 elements in which they sit at scattered places, each
-	// returning the index of the next) misses the host's instruction
-	// caches and TLB, or its data caches, at every call: 23.6 and 31.5 ns
-	// of CPU a unit at a load of 10-15 (TestRedTeam4TableChase,
-	// TestRedTeam4CallScatter), 200 to 260 times the plain loop and
-	// beyond the chase of 248 MiB that cost model 4 prices (memory
-	// accesses pay a surcharge; calls and tables none, in start-up and in
-	// the dear phase of a chess clock's answer too). The start-up
-	// allowance of 100,000,000 then takes 2.4-3.1 s of CPU: timeout, and
-	// so would a chess clock's answer. A fix for the cost model's owner: a
-	// surcharge on call and call_indirect by the size of the module's code
-	// (and of its tables), as memory accesses pay by the memory's size.
+		want: "crash crash crash crash", detail: "unreachable", memory: 64 << 20}},
+	// The same with the values in locals: a new value of each of two locals
+	// stays live across each of 500 calls, so wazero spills 1,000 values a
+	// frame with two locals.
+	{red2Case: red2Case{name: "recursion with new values of two locals live across each of 500 calls, in start-up",
+		wasm: func() []byte { return rt4LocalsAcrossCalls(500) },
+		want: "crash crash crash crash", detail: "unreachable", memory: 64 << 20}},
+	// Fixed (cost model 5, sandbox/meter and docs/fuel.md): a call cost 1
+	// unit whatever code it jumped to, and call_indirect 1 however large
+	// the table. A bot of 65,536 one-instruction functions that calls them
+	// in a scattered order (directly, or through a table of 1,048,576
+	// elements in which they sit at scattered places, each returning the
+	// index of the next) misses the host's instruction caches and TLB, or
+	// its data caches, at every call: 23.6 and 31.5 ns of CPU a unit at a
+	// load of 10-15, 200 to 260 times the plain loop, so the start-up
+	// allowance of 100,000,000 took 2.4-3.1 s of CPU: timeout, and so would
+	// a chess clock's answer. A call now pays a surcharge by the number of
+	// the module's functions (meter.CallPrice), and call_indirect a memory
+	// access too, the tables counting in the memory's size.
 	{red2Case: red2Case{name: "call_indirect through 65,536 functions scattered in a table of 1,048,576, forever, in start-up",
 		wasm: func() []byte { return inStartup(rt4TableChase(1 << 16)) },
 		want: "fuel fuel fuel fuel", detail: "start-up allowance", cpu: 8 * time.Second,
-		skip: "hole: calls and call_indirect pay nothing for the code and table they reach: 31.5 ns of CPU a unit, the start-up allowance 3 s (cost model; run with -redteam.holes)"}, long: true},
+	}, long: true},
 	{red2Case: red2Case{name: "direct calls of 65,536 functions in a scattered order, forever, in start-up",
 		wasm: func() []byte { return inStartup(rt4CallScatter(1 << 16)) },
 		want: "fuel fuel fuel fuel", detail: "start-up allowance", cpu: 8 * time.Second,
-		skip: "hole: calls pay nothing for the code they reach: 23.6 ns of CPU a unit, the start-up allowance 2.4 s (cost model; run with -redteam.holes)"}, long: true},
+	}, long: true},
 	// Spending a tank to the last unit with arena.fuel_left: the answer is
 	// ok while what is left pays for the answer's fd_write and the reserve
 	// after it, and fuel below that, on every run alike.
@@ -408,6 +401,21 @@ var red4Corpus = []red3Case{
 func rt4LiveRecursion(k int) []byte {
 	push := Repeat(Cat(Get(0), I32(1), I32Add, Tee(0)), k)
 	return inStartup(Echo{TurnLocals: 1, Turn: Cat(I32(scratch+0x40), push, Call(TurnFunc), Repeat(I32Add, k-1), Store(0))}.Module())
+}
+
+// rt4LocalsAcrossCalls is the echo module whose Turn, also its start
+// function, calls itself first, then k times computes a new value of local
+// 0, calls a function of its own (returning an i32) and adds local 0 into
+// local 1, whose sum it stores at the end: every value of both locals is
+// live across a call.
+func rt4LocalsAcrossCalls(k int) []byte {
+	const leaf = TurnFunc + 1
+	step := Cat(Get(0), I32(1), I32Add, Set(0), Call(leaf), Drop, Get(1), Get(0), I32Add, Set(1))
+	m := Echo{TurnLocals: 2, Turn: Cat(Call(TurnFunc), Repeat(step, k), I32(scratch), Get(1), Store(0))}.Module()
+	m = ExtendVec(m, 1, 1, []byte{0x60, 0, 1, i32t})
+	m = ExtendVec(m, 3, 1, []byte{4})
+	body := Cat([]byte{0}, I32(7), End)
+	return inStartup(ExtendVec(m, 10, 1, Cat(ULEB(uint64(len(body))), body)))
 }
 
 // rt4SpendTo: the Turn calls arena.fuel_left until it returns at most
@@ -741,40 +749,22 @@ func TestRedTeam4CallChain(t *testing.T) {
 // index of the next one, and a Turn that follows them with call_indirect
 // forever: every hop a load from a scattered place of the table (8 MiB on
 // the host) and a call into a different function's machine code.
-func rt4TableChase(n int) []byte {
-	perm := fixedShuffle(meter.MaxTableElements, rt3Seed)
-	const first = TurnFunc + 1 // the first added function
-	m := Echo{Table: true, TableMin: meter.MaxTableElements, TurnLocals: 1, Turn: Cat(
-		I32(perm[0]), Set(0), Loop, Get(0), []byte{0x11, 4, 0}, Set(0), Br(0), End)}.Module()
-	m = ExtendVec(m, 1, 1, []byte{0x60, 0, 1, i32t})
-	m = ExtendVec(m, 3, n, Repeat([]byte{4}, n))
-	var bodies, segs []byte
-	for k := 0; k < n; k++ {
-		b := Cat([]byte{0}, I32(perm[(k+1)%n]), End)
-		bodies = append(append(bodies, ULEB(uint64(len(b)))...), b...)
-		segs = append(append(append(segs, 0), I32(perm[k])...), End...)
-		segs = append(append(segs, 1), ULEB(uint64(first+k))...)
-	}
-	m = ExtendVec(m, 10, n, bodies)
-	return WithSections(m, Sec(9, Cat(ULEB(uint64(n)), segs)))
-}
+func rt4TableChase(n int) []byte { return chaseTable(n, meter.MaxTableElements) }
 
 // TestRedTeam4TableChase measures the host's CPU time per unit of fuel of
-// rt4TableChase: tables pay no surcharge (docs/fuel.md: "Tables are not
-// counted"), and call_indirect is one unit.
+// rt4TableChase, in a turn, against callMaxRate: call_indirect pays the
+// surcharge of a call by the module's functions and of an access to a
+// memory the size of the memory and the table (cost model 5).
 func TestRedTeam4TableChase(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of CPU")
-	}
-	if !*RedTeamHoles {
-		t.Skip("hole: call_indirect pays nothing for the table and code it reaches (see red4Corpus; run with -redteam.holes)")
 	}
 	plain := rt4Rate(t, compileBytes(t, Echo{TurnLocals: 1, Turn: Forever(Get(0), I32(1), I32Add, Set(0))}.Module()), false)
 	for _, n := range []int{1 << 10, 1 << 16} {
 		rate := rt4Rate(t, compileBytes(t, rt4TableChase(n)), false)
 		t.Logf("%d functions: %.2f ns of CPU a unit, %.1f times the plain loop (%.2f)", n, rate, rate/plain, plain)
-		if rate > rt4MaxRate {
-			t.Errorf("%d functions: %.1f ns of CPU a unit of fuel, more than %v", n, rate, rt4MaxRate)
+		if rate > callMaxRate {
+			t.Errorf("%d functions: %.1f ns of CPU a unit of fuel, more than %v", n, rate, callMaxRate)
 		}
 	}
 }
@@ -782,36 +772,24 @@ func TestRedTeam4TableChase(t *testing.T) {
 // rt4CallScatter is the echo module with n functions of type () -> i32 and
 // a Turn that calls all of them forever, directly, in a scattered order:
 // every call a jump into a different function's machine code.
-func rt4CallScatter(n int) []byte {
-	perm := fixedShuffle(n, rt3Seed)
-	const first = TurnFunc + 1
-	var calls []byte
-	for k := 0; k < n; k++ {
-		calls = append(append(calls, Call(uint32(first+int(perm[k])))...), Drop...)
-	}
-	m := Echo{Turn: Forever(calls)}.Module()
-	m = ExtendVec(m, 1, 1, []byte{0x60, 0, 1, i32t})
-	m = ExtendVec(m, 3, n, Repeat([]byte{4}, n))
-	var bodies []byte
-	for k := 0; k < n; k++ {
-		b := Cat([]byte{0}, I32(int32(k)), End)
-		bodies = append(append(bodies, ULEB(uint64(len(b)))...), b...)
-	}
-	return ExtendVec(m, 10, n, bodies)
-}
+func rt4CallScatter(n int) []byte { return scatterCalls(n, 0) }
+
+// callMaxRate bounds the host's CPU time per unit of fuel of a chase of
+// calls in a turn: the target the call surcharges are set for (as the
+// memory surcharges), a full tank of 20,000,000 in 0.5 s, a quarter of the
+// backstop (docs/fuel.md). Start-up's dear prices are tested by the corpus.
+const callMaxRate = 25.0
 
 // TestRedTeam4CallScatter measures the host's CPU time per unit of fuel of
-// rt4CallScatter: a call is one unit, whatever code it jumps to.
+// rt4CallScatter, in a turn, against callMaxRate: a call pays the surcharge
+// by the module's functions (cost model 5).
 func TestRedTeam4CallScatter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of CPU")
 	}
-	if !*RedTeamHoles {
-		t.Skip("hole: a call pays nothing for the code it reaches (see red4Corpus; run with -redteam.holes)")
-	}
 	rate := rt4Rate(t, compileBytes(t, rt4CallScatter(65_536)), false)
 	t.Logf("%.2f ns of CPU a unit", rate)
-	if rate > rt4MaxRate {
-		t.Errorf("%.1f ns of CPU a unit of fuel, more than %v", rate, rt4MaxRate)
+	if rate > callMaxRate {
+		t.Errorf("%.1f ns of CPU a unit of fuel, more than %v", rate, callMaxRate)
 	}
 }

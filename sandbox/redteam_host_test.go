@@ -350,7 +350,7 @@ var red2Corpus = []red2Case{
 	{name: "a tail call", wasm: func() []byte { return Echo{Turn: []byte{0x12, TurnFunc}}.Module() },
 		refuse: "tail-call"},
 	// FIXED (sandbox/meter/code.go, noteCall): the meter's estimate of the
-	// stack (meter.FrameBytes: 128 bytes plus 16 a local) left out what a
+	// stack (then 128 bytes plus 16 a local) left out what a
 	// call passes back: wazero keeps room in the caller's frame for the
 	// callee's parameters and results, some 20 KB for 1,000 values, so
 	// 7,633 fuel grew its stack to its own ceiling (about 100 MB, not the

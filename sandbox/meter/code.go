@@ -82,6 +82,32 @@ var opClass = func() (c [256]byte) {
 	return c
 }()
 
+// makesValue tells which one-byte opcodes may make a new value that
+// wazero's compiler keeps: not control, calls (their results are counted by
+// type), drop, locals (local.get reads a value made elsewhere, local.set
+// names one), global.set, table.set and stores.
+var makesValue = func() (v [256]bool) {
+	for op := range v {
+		v[op] = true
+	}
+	for _, op := range []int{0x1a, 0x20, 0x21, 0x22, 0x24, 0x26} {
+		v[op] = false
+	}
+	// Nor constants: wazero makes them again where they are used rather
+	// than keep them (the first red team's 100,000 constants on the
+	// operand stack across a recursive call took no host stack).
+	for op := 0x41; op <= 0x44; op++ {
+		v[op] = false
+	}
+	for op := 0x00; op <= 0x13; op++ {
+		v[op] = false
+	}
+	for op := 0x36; op <= 0x3e; op++ {
+		v[op] = false
+	}
+	return v
+}()
+
 // Opcodes the pass emits.
 const (
 	opcodeIf           = 0x04
@@ -121,6 +147,7 @@ const checkEvery = Reserve
 // frame is an open block, loop or if, for the placement of checks.
 type frame struct {
 	loop, isIf, hasElse bool
+	targeted            bool  // a branch goes to it: its start (loop) or end joins paths
 	start               int64 // acc where an if began (the path around it)
 	end                 int64 // the most acc of the paths that reach its end
 }
@@ -158,6 +185,7 @@ type bodyRewriter struct {
 	raw    int
 	count  int64     // units charged for the current segment
 	access int64     // memory accesses among them, charged AccessPrice more each
+	called int64     // calls among them (one at most), charged CallPrice more each
 	check  checkKind // the check that starts the current segment
 	depth  int       // open blocks, the function's own included
 
@@ -186,6 +214,15 @@ type bodyRewriter struct {
 	// without them: the estimate only grows, and wazero does not run tail
 	// calls anyway.)
 	callValues uint64
+	// values bounds the values wazero's compiler can make of the function
+	// (see frameValues); slots counts its locals, a v128 twice; joins counts
+	// the places where paths meet, each of which may take a new value of
+	// every local assigned in the function (assigned, with a v128 twice if
+	// the function has any). assignedIn[l] is fn+1 once local l of function
+	// fn has been counted.
+	values, slots, joins, assigned uint64
+	assignedIn                     []uint32
+	fn                             uint32
 }
 
 // codeSection instruments every function body.
@@ -231,10 +268,13 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 	r := &b.r
 	*r = reader{b: body, base: base}
 	groups := r.count()
-	b.locals = uint64(len(m.types[m.funcs[fn]].params))
+	params := m.types[m.funcs[fn]].params
+	b.locals, b.slots = uint64(len(params)), valueSlots(params)
 	for g := 0; g < groups && r.err == nil; g++ {
-		b.locals += uint64(r.u32())
-		m.checkValueType(r, r.byte())
+		n, t := uint64(r.u32()), r.byte()
+		m.checkValueType(r, t)
+		b.locals += n
+		b.slots += n * valueSlots([]byte{t})
 	}
 	if b.locals > MaxLocals {
 		overLimit(r, fmt.Sprintf("the number of locals of function %d (parameters included)", fn), b.locals, MaxLocals)
@@ -253,6 +293,10 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 	b.code = b.syncIn(b.code)
 	entry := len(b.code)
 	b.calls, b.callValues = false, 0
+	b.values, b.joins, b.assigned, b.fn = 0, 0, 0, fn
+	if uint64(len(b.assignedIn)) < b.locals {
+		b.assignedIn = make([]uint32, b.locals)
+	}
 	b.instructions()
 	if r.err != nil {
 		return c
@@ -261,7 +305,7 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 	// it is left out of the estimate (MaxStackBytes allows for it), and the
 	// leaf functions of a search do not pay for it.
 	if b.calls {
-		b.head = b.enterStack(append(b.head[:0], b.code[:entry]...), FrameBytes(b.locals+b.callValues))
+		b.head = b.enterStack(append(b.head[:0], b.code[:entry]...), FrameBytes(b.frameValues()))
 		b.code = append(b.head, b.code[entry:]...)
 		b.head = b.code[:0:0]
 	}
@@ -298,16 +342,17 @@ func (m *rewriter) checkFunc() uint32 { return uint32(len(m.funcs)) + 1 }
 
 // appendCheck appends: if fuel < Reserve { fuel = check(fuel, charge) },
 // the fuel's value (after the charge) being on the stack already. charge is
-// what was just taken (count units, access of them memory accesses): on a
-// tank that cannot pay, the host gives it back, since the code it paid for
-// does not run. The charge is computed again only on that rare path.
-func (b *bodyRewriter) appendCheck(c []byte, count, access int64) []byte {
+// what was just taken (count units, access of them memory accesses, called
+// of them calls): on a tank that cannot pay, the host gives it back, since
+// the code it paid for does not run. The charge is computed again only on
+// that rare path.
+func (b *bodyRewriter) appendCheck(c []byte, count, access, called int64) []byte {
 	c = append(c, opcodeI64Const)
 	c = appendS64(c, Reserve)
 	c = append(c, opcodeI64LtS, opcodeIf, blockTypeEmpty, opcodeLocalGet)
 	c = appendU32(c, b.fuel)
 	if count >= 0 {
-		c = b.appendCharge(c, count, access)
+		c = b.appendCharge(c, count, access, called)
 	} else { // charged at run time: the amount is in the local cost
 		c = append(c, opcodeLocalGet)
 		c = appendU32(c, b.cost)
@@ -320,27 +365,31 @@ func (b *bodyRewriter) appendCheck(c []byte, count, access int64) []byte {
 }
 
 // appendCharge pushes the charge of count units of which access are memory
-// accesses: count + access * the price global (cost model 4), for the
-// rare paths that need the charge as a value (a check that gives it back,
-// a bulk operation); a segment subtracts it with appendSubCharge.
-func (b *bodyRewriter) appendCharge(c []byte, count, access int64) []byte {
-	if access == 0 {
-		c = append(c, opcodeI64Const)
-		return appendS64(c, count)
-	}
-	c = append(c, opcodeGlobalGet)
-	c = appendU32(c, b.m.globals+2)
-	if access > 1 {
-		c = append(c, opcodeI64Const)
-		c = appendS64(c, access)
-		c = append(c, opcodeI64Mul)
-	}
-	if count == 0 {
-		return c
-	}
+// accesses and called are calls: count + access * the price global (cost
+// model 4) + called * the call price global (cost model 5), for the rare
+// paths that need the charge as a value (a check that gives it back, a
+// bulk operation); a segment subtracts it with appendSubCharge.
+func (b *bodyRewriter) appendCharge(c []byte, count, access, called int64) []byte {
 	c = append(c, opcodeI64Const)
 	c = appendS64(c, count)
-	return append(c, opcodeI64Add)
+	c = b.appendSurcharge(c, access, globalPrice, opcodeI64Add)
+	return b.appendSurcharge(c, called, globalCallPrice, opcodeI64Add)
+}
+
+// appendSurcharge applies op (add or subtract) of n times the price in the
+// global at offset price to the value on the stack.
+func (b *bodyRewriter) appendSurcharge(c []byte, n int64, price uint32, op byte) []byte {
+	if n == 0 {
+		return c
+	}
+	c = append(c, opcodeGlobalGet)
+	c = appendU32(c, b.m.globals+price)
+	if n > 1 {
+		c = append(c, opcodeI64Const)
+		c = appendS64(c, n)
+		c = append(c, opcodeI64Mul)
+	}
+	return append(c, op)
 }
 
 // appendSubCharge subtracts the current segment's charge from the fuel on
@@ -356,17 +405,8 @@ func (b *bodyRewriter) appendSubCharge(c []byte) []byte {
 	c = append(c, opcodeI64Const)
 	c = appendS64(c, b.count)
 	c = append(c, opcodeI64Sub)
-	if b.access == 0 {
-		return c
-	}
-	c = append(c, opcodeGlobalGet)
-	c = appendU32(c, b.m.globals+2)
-	if b.access > 1 {
-		c = append(c, opcodeI64Const)
-		c = appendS64(c, b.access)
-		c = append(c, opcodeI64Mul)
-	}
-	return append(c, opcodeI64Sub)
+	c = b.appendSurcharge(c, b.access, globalPrice, opcodeI64Sub)
+	return b.appendSurcharge(c, b.called, globalCallPrice, opcodeI64Sub)
 }
 
 // afterGrow follows memory.grow, whose result is on the stack: the host is
@@ -392,9 +432,44 @@ func (b *bodyRewriter) afterGrow() {
 	b.endSegment()
 }
 
-// FrameBytes is what a call of a function with that many locals (parameters
-// included) is assumed to take of the host's stack.
-func FrameBytes(locals uint64) int64 { return int64(16*locals + 128) }
+// FrameBytes is what a call of a function that can hold that many values
+// in its frame (frameValues) is assumed to take of the host's stack: 16
+// bytes a value, twice wazero's 8-byte slot, for the temporaries it makes
+// of an instruction, and 256 for the registers it saves and the frame's
+// links. It is capped past MaxStackBytes: such a frame traps at entry.
+func FrameBytes(values uint64) int64 {
+	return int64(min(values, MaxStackBytes/16)*16 + 256)
+}
+
+// frameValues bounds the values a call of the function can keep in its
+// frame on the host's stack. wazero's compiler (wazevo, 1.12) gives every
+// value it spills (one live across a call, or one its registers cannot
+// hold) a slot of its own for the whole function, slots being never
+// shared, so the frame grows with the values the function computes, not
+// with its locals: a function keeping 100 values on the operand stack
+// across a call took 8 KB a frame where 16 bytes a local counted 144
+// (sandbox/redteam4_test.go). Every value the compiler makes comes from an
+// instruction's results (one each, counted for every instruction, more for
+// calls and blocks), or from a place where paths join, where it may take a
+// new value of every local the function assigns (wazero drops those that
+// would hold the same value on every path before it gives out slots). The bound is loose for code written by hand,
+// but compilers keep the operand stack short: it is what the meter can
+// count in one pass, and it cannot be beaten by the shape of the code.
+func (b *bodyRewriter) frameValues() uint64 {
+	assigned := b.assigned
+	if b.slots > b.locals {
+		assigned *= 2 // some locals are v128
+	}
+	return b.values + b.slots + assigned*b.joins + b.callValues
+}
+
+// assign counts local l as assigned in the function, once.
+func (b *bodyRewriter) assign(l uint32) {
+	if b.assignedIn[l] != b.fn+1 {
+		b.assignedIn[l] = b.fn + 1
+		b.assigned++
+	}
+}
 
 // enterStack adds the function's frame to the stack estimate, kept in a
 // global, and traps when it goes past MaxStackBytes: wazero would grow its
@@ -407,13 +482,13 @@ func FrameBytes(locals uint64) int64 { return int64(16*locals + 128) }
 //	local.get stack; i32.const max; i32.gt_u; if; unreachable; end
 func (b *bodyRewriter) enterStack(c []byte, w int64) []byte {
 	c = append(c, opcodeGlobalGet)
-	c = appendU32(c, b.m.globals+1)
+	c = appendU32(c, b.m.globals+globalStack)
 	c = append(c, opcodeI32Const)
 	c = appendS64(c, w)
 	c = append(c, 0x6a, opcodeLocalTee) // i32.add
 	c = appendU32(c, b.stack)
 	c = append(c, opcodeGlobalSet)
-	c = appendU32(c, b.m.globals+1)
+	c = appendU32(c, b.m.globals+globalStack)
 	c = append(c, opcodeLocalGet)
 	c = appendU32(c, b.stack)
 	c = append(c, opcodeI32Const)
@@ -433,7 +508,7 @@ func (b *bodyRewriter) stackBack(c []byte, w int64) []byte {
 		c = append(c, 0x6b) // i32.sub
 	}
 	c = append(c, opcodeGlobalSet)
-	return appendU32(c, b.m.globals+1)
+	return appendU32(c, b.m.globals+globalStack)
 }
 
 // syncIn loads the counter from the global into the local.
@@ -479,6 +554,9 @@ func (b *bodyRewriter) instructions() {
 		start := r.pos
 		op := r.b[start]
 		r.pos++
+		if makesValue[op] {
+			b.values++
+		}
 		switch opClass[op] {
 		case opPlain:
 			b.count++
@@ -491,6 +569,8 @@ func (b *bodyRewriter) instructions() {
 			b.count++
 			if l := r.u32(); uint64(l) >= b.locals {
 				r.fail("local %d does not exist", l)
+			} else if op != opcodeLocalGet {
+				b.assign(l)
 			}
 		case opGlobal:
 			b.count++
@@ -568,6 +648,9 @@ func (b *bodyRewriter) instructions() {
 			b.structural(start)
 			f := b.frames[len(b.frames)-1]
 			b.frames = b.frames[:len(b.frames)-1]
+			if (f.targeted || f.isIf) && len(b.frames) > 0 {
+				b.joins++ // the function's own end is not a join: it returns
+			}
 			if f.isIf && !f.hasElse {
 				f.end = max(f.end, f.start)
 			}
@@ -624,6 +707,7 @@ func (b *bodyRewriter) instructions() {
 			b.acc = 0
 		case opCall:
 			b.count++
+			b.called += m.callUnits
 			b.syncOutBefore(start)
 			save := r.pos
 			idx := r.u32()
@@ -642,6 +726,8 @@ func (b *bodyRewriter) instructions() {
 			b.endCall(op)
 		case opCallIndir:
 			b.count++
+			b.called += m.callUnits
+			b.access++ // the read of the table
 			if t := r.u32(); int(t) >= len(m.types) {
 				r.fail("call_indirect uses type %d, which does not exist", t)
 			} else {
@@ -660,6 +746,7 @@ func (b *bodyRewriter) instructions() {
 			b.misc(start)
 		case opSIMD:
 			b.count++
+			b.values++ // a v128 takes two slots
 			b.simd()
 		case opThreads:
 			r.refuse("%s", unsupported("threads", "atomic memory instructions").Msg)
@@ -679,6 +766,19 @@ func (b *bodyRewriter) instructions() {
 // noteCall counts a call of type t in the function's frame.
 func (b *bodyRewriter) noteCall(t funcType) {
 	b.callValues = max(b.callValues, uint64(len(t.params)+len(t.results)))
+	b.values += valueSlots(t.results)
+}
+
+// valueSlots counts the 8-byte slots of values of those types: two for a
+// v128.
+func valueSlots(types []byte) uint64 {
+	n := uint64(len(types))
+	for _, t := range types {
+		if t == typeV128 {
+			n++
+		}
+	}
+	return n
 }
 
 // nest opens a block, loop or if.
@@ -695,7 +795,9 @@ func (b *bodyRewriter) branch(label uint32) {
 		b.r.fail("branch to label %d, which does not exist", label)
 		return
 	}
-	if f := &b.frames[len(b.frames)-1-int(label)]; !f.loop {
+	f := &b.frames[len(b.frames)-1-int(label)]
+	f.targeted = true
+	if !f.loop {
 		f.end = max(f.end, b.acc)
 	}
 }
@@ -759,7 +861,7 @@ func (b *bodyRewriter) endSegment() {
 			c = append(c, opcodeLocalTee)
 			c = appendU32(c, b.fuel)
 		}
-		c = b.appendCheck(c, b.count, b.access)
+		c = b.appendCheck(c, b.count, b.access, b.called)
 		if b.check == loopCheck {
 			c = b.syncOut(c) // global = fuel, so a trap leaves it nearly exact
 		}
@@ -782,7 +884,7 @@ func (b *bodyRewriter) endSegment() {
 	if len(b.code) > b.room {
 		b.r.refuse("the module's code grows past %d MiB when metered (compilers' output grows by about a half): it is made of an unusual number of branches and calls", maxMeteredCode>>20)
 	}
-	b.count, b.access, b.check, b.must, b.checked = 0, 0, noCheck, false, false
+	b.count, b.access, b.called, b.check, b.must, b.checked = 0, 0, 0, noCheck, false, false
 }
 
 // structural handles block structure that is a branch target or a fork
@@ -804,10 +906,14 @@ func (b *bodyRewriter) blockType() {
 	case c == blockTypeEmpty:
 	case c >= 0x40 && c < 0x80: // a one-byte negative s33: a value type
 		b.m.checkValueType(r, c)
+		b.values += valueSlots([]byte{c})
 	default: // a type index, for multi-value blocks
 		r.pos--
 		if t := r.signed(33); t < 0 || t >= int64(len(b.m.types)) {
 			r.fail("block type %d does not exist", t)
+		} else {
+			ty := b.m.types[t]
+			b.values += valueSlots(ty.params) + valueSlots(ty.results)
 		}
 	}
 }
@@ -848,6 +954,7 @@ func (b *bodyRewriter) misc(start int) {
 		r.u32()
 	case sub == 15, sub == 17: // table.grow, table.fill
 		r.u32()
+		b.m.growsTables = b.m.growsTables || sub == 15
 		b.count--
 		b.chargeCount(start, TablePrice, MaxTableElements, TableElementPrice, 0, 0)
 	case sub == 12, sub == 14: // table.init, table.copy
@@ -911,8 +1018,7 @@ func (b *bodyRewriter) chargeCount(start int, base, clamp, price int64, shift by
 	s = appendS64(s, base)
 	s = append(s, opcodeI64Add)
 	if access > 0 {
-		s = b.appendCharge(s, 0, access)
-		s = append(s, opcodeI64Add)
+		s = b.appendSurcharge(s, access, globalPrice, opcodeI64Add)
 	}
 	s = append(s, opcodeLocalSet)
 	s = appendU32(s, b.cost)
@@ -922,7 +1028,7 @@ func (b *bodyRewriter) chargeCount(start int, base, clamp, price int64, shift by
 	s = appendU32(s, b.cost)
 	s = append(s, opcodeI64Sub, opcodeLocalTee)
 	s = appendU32(s, b.fuel)
-	b.seg = b.appendCheck(s, -1, 0)
+	b.seg = b.appendCheck(s, -1, 0, 0)
 	b.checked = true
 	b.endSegment()
 }

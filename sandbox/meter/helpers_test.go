@@ -143,9 +143,7 @@ var errOutOfFuel = errors.New("out of fuel")
 // charge.
 func (t *tank) refill(mod api.Module, counter, charge int64) int64 {
 	t.refills++
-	// The surcharge of a memory access, as the runtime sets it.
-	pages := uint64(mod.Memory().Size()) / PageSize
-	mod.ExportedGlobal(PriceExport).(api.MutableGlobal).Set(uint64(AccessPrice(pages, t.dear)))
+	setPrices(mod, t.dear)
 	live := counter + t.left
 	if live < Reserve {
 		// The charged code does not run: give its charge back.
@@ -203,10 +201,10 @@ func runPlain(t testing.TB, wasm []byte, tk *tank, cfg wazero.ModuleConfig) (api
 	if err != nil {
 		t.Fatalf("instantiate: %v", err)
 	}
-	// The price global starts at the start-up price; set it as the
+	// The price globals start at the start-up prices; set them as the
 	// runtime would for the tank's phase.
-	if g, ok := mod.ExportedGlobal(PriceExport).(api.MutableGlobal); ok && tk != nil {
-		g.Set(uint64(AccessPrice(uint64(mod.Memory().Size())/PageSize, tk.dear)))
+	if _, ok := mod.ExportedGlobal(PriceExport).(api.MutableGlobal); ok && tk != nil {
+		setPrices(mod, tk.dear)
 	}
 	_, err = mod.ExportedFunction("_start").Call(ctx)
 	return mod, err
@@ -229,4 +227,13 @@ func hostModules(ctx context.Context, t testing.TB, rt wazero.Runtime, tk *tank)
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// setPrices sets the surcharges of a memory access and of a call as the
+// runtime does (sandbox.Instance.reserve), for the phase.
+func setPrices(mod api.Module, dear bool) {
+	pages := uint64(mod.Memory().Size())/PageSize + mod.ExportedGlobal(TablePagesExport).Get()
+	mod.ExportedGlobal(PriceExport).(api.MutableGlobal).Set(uint64(AccessPrice(pages, dear)))
+	functions := mod.ExportedGlobal(FunctionsExport).Get()
+	mod.ExportedGlobal(CallPriceExport).(api.MutableGlobal).Set(uint64(CallPrice(functions, dear)))
 }

@@ -45,15 +45,32 @@ import (
 // charged, since fuel figures of different versions do not compare.
 // Version 3 stops a bot at the check whose code and reserve the tank cannot
 // pay, having charged exactly the code that ran, prices bulk memory at 8 +
-// 1 per 8 bytes and iovecs at 32 (docs/fuel.md).
-const CostModel = 4
+// 1 per 8 bytes and iovecs at 32; version 4 adds the surcharge of a memory
+// access by the memory's size (AccessPrice); version 5 that of a call by the
+// number of the module's functions (CallPrice), and prices call_indirect's
+// read of the table as a memory access, tables counting in the size
+// (docs/fuel.md).
+const CostModel = 5
 
 const (
 	ImportModule = "arena_meter" // the module name of the host function the pass imports
 	ImportName   = "refill"      // type (param i64 i64) (result i64): the counter and the charge just made
 	GlobalExport = "arena_fuel"  // the exported mutable i64 global: the fuel counter
 	PriceExport  = "arena_price" // the exported mutable i64 global: the surcharge per memory access, set by the host
+	// CallPriceExport is the exported mutable i64 global: the surcharge
+	// per call and call_indirect, set by the host.
+	CallPriceExport = "arena_call_price"
+	// FunctionsExport is the exported i32 global: the number of functions
+	// the module defines, for CallPrice.
+	FunctionsExport = "arena_functions"
+	// TablePagesExport is the exported i32 global: the most its tables can
+	// hold, in 64 KiB pages of TableElementBytes an element (rounded down),
+	// added to the memory's size for AccessPrice.
+	TablePagesExport = "arena_table_pages"
 )
+
+// reservedExports are the export names the pass adds.
+var reservedExports = []string{GlobalExport, PriceExport, CallPriceExport, FunctionsExport, TablePagesExport}
 
 // Reserve is what every check asks the tank to hold after the charge of the
 // code it starts: the most that can be charged, on any path, before the next
@@ -206,15 +223,57 @@ const DearAfter = 20_000_000
 // AccessPrice is the surcharge per memory access of a memory of that many
 // 64 KiB pages, at the prices of a turn, or the dear ones.
 func AccessPrice(pages uint64, dear bool) int64 {
-	tiers := turnTiers
 	if dear {
-		tiers = dearTiers
+		return priceOf(dearTiers, pages)
 	}
+	return priceOf(turnTiers, pages)
+}
+
+// priceOf is the price of the highest tier that n is above.
+func priceOf(tiers []tier, n uint64) int64 {
 	var p int64
 	for _, t := range tiers {
-		if int64(pages) > t.Above {
+		if int64(n) > t.Above {
 			p = t.Price
 		}
 	}
 	return p
+}
+
+// Cost model 5: a call jumps into another function's machine code, which
+// may not be in the host's instruction caches or TLB. With a few hundred
+// functions all of it stays there; with thousands, a bot that calls them in
+// a scattered order misses at every call, all the more as the code of each
+// grows (BenchmarkCallChase in package sandbox: 6 ns a call with 512
+// functions, 24 with 1,024, 58-71 with 2,048-8,192, 151 with 16,384 and
+// 210-220 with more, each spread over as much code as the limit allows;
+// docs/fuel.md). Every call and call_indirect costs 1 + CallPrice of the
+// module's number of functions, at the turn's prices for the first
+// DearAfter units of an answer and at the dear ones in start-up and beyond,
+// so that a call chase takes at most about 25 and 5 ns a unit as a memory
+// chase does. The comments give the worst CPU time of a call in the tier
+// (a chase pays 3 units a call before the surcharge).
+
+// callTurnTiers price calls in a turn.
+var callTurnTiers = []tier{
+	{Above: 8192, Price: 4},  // over 8,192 functions: 151 ns
+	{Above: 16384, Price: 6}, // over 16,384: 220 ns
+}
+
+// callDearTiers price calls in start-up and past DearAfter of an answer.
+var callDearTiers = []tier{
+	{Above: 512, Price: 2},    // over 512 functions: 24 ns
+	{Above: 1024, Price: 9},   // over 1,024: 58 ns
+	{Above: 2048, Price: 12},  // over 2,048: 71 ns
+	{Above: 8192, Price: 28},  // over 8,192: 151 ns
+	{Above: 16384, Price: 41}, // over 16,384: 220 ns
+}
+
+// CallPrice is the surcharge per call and call_indirect of a module that
+// defines that many functions, at the prices of a turn, or the dear ones.
+func CallPrice(functions uint64, dear bool) int64 {
+	if dear {
+		return priceOf(callDearTiers, functions)
+	}
+	return priceOf(callTurnTiers, functions)
 }

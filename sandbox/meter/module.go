@@ -2,6 +2,7 @@ package meter
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -57,6 +58,17 @@ type funcType struct {
 	params, results []byte
 }
 
+// The globals the pass adds after the input's, by their offset from the
+// first.
+const (
+	globalFuel       = iota // the fuel counter (GlobalExport)
+	globalStack             // the stack estimate (code.go, enterStack)
+	globalPrice             // the surcharge per memory access (PriceExport)
+	globalCallPrice         // the surcharge per call (CallPriceExport)
+	globalFunctions         // FunctionsExport
+	globalTablePages        // TablePagesExport
+)
+
 // rewriter carries what one pass over the module has learned so far and
 // builds the instrumented module as it goes. Every section is read before the
 // sections that depend on it (the binary format fixes the order), so one pass
@@ -84,7 +96,18 @@ type rewriter struct {
 	// fixed width, and is written once the data section is known.
 	initAt                        int
 	memPages, tableElems, dataLen uint64
-	body                          bodyRewriter
+	// The tables' size for the price of a memory access (cost model 5):
+	// what they can grow to if the code ever grows one (growsTables), else
+	// their initial size; written at tablePagesAt, like initAt, once the
+	// code has been read.
+	tableMax     uint64
+	growsTables  bool
+	tablePagesAt int
+	// callUnits is 1 if calls pay a surcharge at some point (CallPrice of
+	// the module's functions, at the dear prices), 0 if they never do: then
+	// the code to subtract it is left out.
+	callUnits int64
+	body         bodyRewriter
 }
 
 // instrument reads the whole module and returns the instrumented one and
@@ -118,6 +141,11 @@ func instrument(wasm []byte) ([]byte, int64, error) {
 	m.ensure(len(sectionOrder) + 1)
 	cost := m.memPages*PagePrice + m.tableElems*TableElementPrice + m.dataLen/BulkBytesPerUnit
 	putPaddedS64(m.out[m.initAt:m.initAt+10], -int64(cost))
+	tables := m.tableElems
+	if m.growsTables {
+		tables = m.tableMax
+	}
+	putPaddedS64(m.out[m.tablePagesAt:m.tablePagesAt+10], int64(tables*TableElementBytes/PageSize))
 	if !m.exportsStart {
 		return nil, 0, refusal(`the module does not export a function named "_start": a bot must be a WASI command (Go: GOOS=wasip1 GOARCH=wasm go build; C: clang --target=wasm32-wasi; Rust: a bin crate for wasm32-wasi)`)
 	}
@@ -464,6 +492,7 @@ func (m *rewriter) tableSection(r *reader) {
 		c = append(c, t.ref, 1)
 		c = appendU32(c, uint32(t.min))
 		c = appendU32(c, uint32(min(t.max, t.min+share)))
+		m.tableMax += min(t.max, t.min+share)
 	}
 	m.emit(secTable, c)
 }
@@ -516,7 +545,7 @@ func (m *rewriter) globalSection(r *reader) {
 		return
 	}
 	var c []byte
-	c = appendU32(c, uint32(n+3))
+	c = appendU32(c, uint32(n+len(reservedExports)+1))
 	for i := 0; i < n && r.err == nil; i++ {
 		t := r.byte()
 		m.checkValueType(r, t)
@@ -529,20 +558,37 @@ func (m *rewriter) globalSection(r *reader) {
 		c = m.constExpr(r, c)
 		m.globals++
 	}
-	// The fuel counter: (global (mut i64) (i64.const -instantiation)).
+	// The fuel counter: (global (mut i64) (i64.const -instantiation)),
+	// written once the data section is known.
 	c = append(c, typeI64, 1, 0x42)
+	initAt := len(c)
 	c = append(c, make([]byte, 10)...)
 	c = append(c, 0x0b)
 	// The stack estimate (code.go, enterStack): (global (mut i32) (i32.const 0)).
 	c = append(c, typeI32, 1, 0x41, 0, 0x0b)
-	// The surcharge per memory access, which the host sets at every call
-	// of refill (code.go, afterGrow); it starts at the start-up price of
-	// the initial memory: (global (mut i64) (i64.const AccessPrice(pages, true))).
-	price := appendS64([]byte{typeI64, 1, opcodeI64Const}, AccessPrice(m.memPages, true))
-	price = append(price, 0x0b)
-	c = append(c, price...)
+	// The surcharges per memory access and per call, which the host sets
+	// at every call of refill (code.go, afterGrow); they start at the
+	// start-up prices: (global (mut i64) (i64.const AccessPrice(pages, true)))
+	// and (global (mut i64) (i64.const CallPrice(functions, true))).
+	functions := uint64(len(m.funcs)) - uint64(m.funcImports)
+	c = appendS64(append(c, typeI64, 1, opcodeI64Const), AccessPrice(m.memPages, true))
+	c = append(c, 0x0b)
+	c = appendS64(append(c, typeI64, 1, opcodeI64Const), CallPrice(functions, true))
+	if CallPrice(functions, true) > 0 {
+		m.callUnits = 1
+	}
+	c = append(c, 0x0b)
+	// What the host needs to set them: (global i64 (i64.const functions))
+	// and (global i64 (i64.const table pages)), the latter written once
+	// the code is known.
+	c = appendS64(append(c, typeI64, 0, opcodeI64Const), int64(functions))
+	c = append(c, 0x0b, typeI64, 0, opcodeI64Const)
+	tablePagesAt := len(c)
+	c = append(c, make([]byte, 10)...)
+	c = append(c, 0x0b)
 	m.emit(secGlobal, c)
-	m.initAt = len(m.out) - 16 - len(price)
+	m.initAt = len(m.out) - len(c) + initAt
+	m.tablePagesAt = len(m.out) - len(c) + tablePagesAt
 }
 
 func (m *rewriter) exportSection(r *reader) {
@@ -553,14 +599,14 @@ func (m *rewriter) exportSection(r *reader) {
 		return
 	}
 	var c []byte
-	c = appendU32(c, uint32(n+2))
+	c = appendU32(c, uint32(n+len(reservedExports)))
 	for i := 0; i < n && r.err == nil; i++ {
 		name := r.name()
 		kind := r.byte()
 		if r.err != nil {
 			return
 		}
-		if name == GlobalExport || name == PriceExport {
+		if slices.Contains(reservedExports, name) {
 			r.refuse("export %q is not allowed: the name is reserved for the fuel meter; rename or drop the export", name)
 			return
 		}
@@ -596,12 +642,17 @@ func (m *rewriter) exportSection(r *reader) {
 			r.fail("unknown export kind %d", kind)
 		}
 	}
-	c = appendName(c, GlobalExport)
-	c = append(c, kindGlobal)
-	c = appendU32(c, m.globals)
-	c = appendName(c, PriceExport)
-	c = append(c, kindGlobal)
-	c = appendU32(c, m.globals+2)
+	for _, e := range []struct {
+		name   string
+		global uint32
+	}{
+		{GlobalExport, globalFuel}, {PriceExport, globalPrice}, {CallPriceExport, globalCallPrice},
+		{FunctionsExport, globalFunctions}, {TablePagesExport, globalTablePages},
+	} {
+		c = appendName(c, e.name)
+		c = append(c, kindGlobal)
+		c = appendU32(c, m.globals+e.global)
+	}
 	m.emit(secExport, c)
 }
 

@@ -145,15 +145,18 @@ func TestGrowCallsTheHost(t *testing.T) {
 	}
 }
 
-// The price global's export name is the meter's: a module may not export it.
-func TestPriceExportIsReserved(t *testing.T) {
-	m := module(standardTypes,
-		section(secFunction, vec(u32(tVoid))),
-		section(secMemory, vec([]byte{0, 1})),
-		section(secExport, vec(export("_start", kindFunc, 0), export("memory", kindMemory, 0), export(PriceExport, kindMemory, 0))),
-		section(secCode, vec(body(nil, end_))))
-	_, err := Instrument(m)
-	if err == nil || err.Error() != `export "arena_price" is not allowed: the name is reserved for the fuel meter; rename or drop the export` {
-		t.Errorf("err = %v", err)
+// The export names of the meter's globals are the meter's: a module may
+// not export them.
+func TestMeterExportsAreReserved(t *testing.T) {
+	for _, name := range reservedExports {
+		m := module(standardTypes,
+			section(secFunction, vec(u32(tVoid))),
+			section(secMemory, vec([]byte{0, 1})),
+			section(secExport, vec(export("_start", kindFunc, 0), export("memory", kindMemory, 0), export(name, kindMemory, 0))),
+			section(secCode, vec(body(nil, end_))))
+		_, err := Instrument(m)
+		if want := `export "` + name + `" is not allowed: the name is reserved for the fuel meter; rename or drop the export`; err == nil || err.Error() != want {
+			t.Errorf("%s: err = %v", name, err)
+		}
 	}
 }
