@@ -137,4 +137,3 @@ func TestCallIndirectPaysAnAccess(t *testing.T) {
 		}
 	}
 }
-

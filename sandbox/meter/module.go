@@ -107,7 +107,7 @@ type rewriter struct {
 	// the module's functions, at the dear prices), 0 if they never do: then
 	// the code to subtract it is left out.
 	callUnits int64
-	body         bodyRewriter
+	body      bodyRewriter
 }
 
 // instrument reads the whole module and returns the instrumented one and
