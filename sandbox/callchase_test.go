@@ -87,6 +87,27 @@ func tableSlots(size int) []byte {
 	return WithSections(m, Sec(9, Cat(ULEB(1), []byte{0}, I32(0), End, ULEB(1), ULEB(f))))
 }
 
+// branchScatter is the echo module whose Turn is a loop around n nested
+// blocks and a br_table that jumps, by a hash of a running state, to the
+// end of one of them, where the state is updated (after pad never-run
+// increments of a memory word, so that the n targets spread over the
+// code) before the loop goes round: every hop a jump to a scattered place
+// of one function's code. shift must be 32 - log2(n).
+func branchScatter(n, pad int, shift int32) []byte {
+	incr := Cat(I32(scratch), I32(scratch), []byte{0x28, 2, 0}, I32(1), I32Add, Store(0))
+	padding := Cat(I32(0), If, Repeat(incr, pad), End)
+	dispatch := Cat(Get(0), I32(-0x61c88647), []byte{0x6c}, I32(shift), []byte{0x76}, []byte{0x0e}, ULEB(uint64(n)))
+	for k := 0; k < n; k++ {
+		dispatch = append(dispatch, ULEB(uint64(k))...)
+	}
+	dispatch = append(dispatch, 0)
+	code := Cat(Loop, Repeat(Block, n), dispatch)
+	for k := 0; k < n; k++ {
+		code = Cat(code, End, padding, Get(0), I32(int32(2*k+1)), I32Add, Set(0), Br(uint32(n-1-k)))
+	}
+	return Echo{TurnLocals: 1, Turn: Cat(code, End)}.Module()
+}
+
 func BenchmarkCallChase(b *testing.B) {
 	if _, ok := threadClock(); !ok {
 		b.Skip("the guest's CPU time cannot be read here")
@@ -108,6 +129,9 @@ func BenchmarkCallChase(b *testing.B) {
 	for _, n := range []int{1 << 8, 1 << 9, 1 << 10, 1 << 11, 1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 16} {
 		pad := min(7<<20/17/n, 400)
 		cases = append(cases, chase{fmt.Sprintf("direct %d functions padded %d", n, pad), func() []byte { return scatterCalls(n, pad) }, 3, n + 3, 0})
+	}
+	for _, pad := range []int{0, 16, 56} {
+		cases = append(cases, chase{fmt.Sprintf("branches 512 padded %d", pad), func() []byte { return branchScatter(512, pad, 23) }, 13, 3, 0})
 	}
 	for _, size := range []int{1 << 10, 1 << 14, 1 << 17, 1 << 20} {
 		cases = append(cases, chase{fmt.Sprintf("slots %d", size), func() []byte { return tableSlots(size) }, 12, 4, size})
