@@ -50,7 +50,32 @@ var calibration = []struct {
 	{"random_get 8 B", echo(Echo{Turn: Forever(wasiCall(RandomGet, scratch, 8))})},
 	{"poll_oneoff 2730 subs", echo(Echo{Turn: Forever(wasiCall(PollOneoff, 0, scratch, 1<<20, scratch+64))})},
 	{"clock_time_get", echo(Echo{Turn: Forever(I32(1), I64(0), I32(scratch), Call(ClockTimeGet), Drop)})},
+	// The slowest instructions, each in a chain of ten that depend on one
+	// another, so that nothing overlaps (cost model 5 prices the square
+	// roots at 4 units).
+	{"f64.sqrt chain", echo(Echo{Turn: Forever(chain(0x2b, 3, []byte{0x9f}, 0x39))})},
+	{"f64x2.sqrt chain", echo(Echo{Turn: Forever(chain(0, 4, simdOp(239), 11))})},
+	{"f64.div chain", echo(Echo{Turn: Forever(chain(0x2b, 3, Cat(I32(96), []byte{0x2b, 3, 0, 0xa3}), 0x39))})},
+	{"f64x2.div chain", echo(Echo{Turn: Forever(chain(0, 4, Cat(I32(96), simdOp(0), []byte{4, 0}, simdOp(243)), 11))})},
+	{"i64.div_s chain", echo(Echo{Turn: Forever(chain(0x29, 3, Cat(I64(7), []byte{0x7f}, I64(-0x7fffffffffffffff), []byte{0x7e}), 0x37))})},
+	{"i32x4.trunc_sat_f32x4_u chain", echo(Echo{Turn: Forever(chain(0, 4, simdOp(249), 11))})},
+	{"f32x4.convert_i32x4_u chain", echo(Echo{Turn: Forever(chain(0, 4, simdOp(251), 11))})},
+	{"i64x2.shr_s chain", echo(Echo{Turn: Forever(chain(0, 4, Cat(I32(3), simdOp(204)), 11))})},
 }
+
+// chain loads a value from scratch memory (the load opcode, a SIMD one if
+// align is 4), applies op to it ten times, and stores it back (the store
+// opcode).
+func chain(load byte, align byte, op []byte, store byte) []byte {
+	ld, st := []byte{load, align, 0}, []byte{store, align, 0}
+	if align == 4 {
+		ld, st = Cat(simdOp(uint32(load)), []byte{align, 0}), Cat(simdOp(uint32(store)), []byte{align, 0})
+	}
+	return Cat(I32(64), I32(64), ld, Repeat(op, 10), st)
+}
+
+// simdOp is the SIMD instruction op, without its immediates.
+func simdOp(op uint32) []byte { return Cat([]byte{0xfd}, ULEB(uint64(op))) }
 
 func echo(e Echo) func() []byte { return e.Module }
 

@@ -131,6 +131,8 @@ const (
 	opcodeSelect       = 0x1b
 	opcodeI64Add       = 0x7c
 	opcodeRefFunc      = 0xd2
+	opcodeF32Sqrt      = 0x91
+	opcodeF64Sqrt      = 0x9f
 	blockTypeEmpty     = 0x40
 	log2BulkBytesUnit  = 3 // BulkBytesPerUnit == 1 << 3
 )
@@ -560,6 +562,9 @@ func (b *bodyRewriter) instructions() {
 		switch opClass[op] {
 		case opPlain:
 			b.count++
+			if op == opcodeF32Sqrt || op == opcodeF64Sqrt {
+				b.count += SqrtPrice - 1
+			}
 		case opFree:
 		case opMemarg:
 			b.count++
@@ -1034,7 +1039,7 @@ func (b *bodyRewriter) chargeCount(start int, base, clamp, price int64, shift by
 }
 
 // simd decodes the immediates of the 0xfd prefix; every SIMD instruction
-// costs one unit.
+// costs one unit, but the square roots SqrtPrice.
 func (b *bodyRewriter) simd() {
 	r := &b.r
 	switch sub := r.u32(); {
@@ -1049,6 +1054,8 @@ func (b *bodyRewriter) simd() {
 		b.access++
 		b.memarg()
 		r.bytes(1)
+	case sub == 0xe3, sub == 0xef: // f32x4.sqrt, f64x2.sqrt
+		b.count += SqrtPrice - 1
 	case sub > 0x113:
 		r.fail("unknown opcode 0xfd %d", sub)
 	}

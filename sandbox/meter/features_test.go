@@ -25,6 +25,12 @@ var featureModules = []struct {
 		[]byte{0xfd, 0xa1, 0x01}, drop, // i32x4.neg: a two-byte opcode
 		i32c(0), i32c(0), []byte{0xfd, 17}, []byte{0xfd, 85, 1, 0, 7}, drop, // v128.load16_lane 7
 		end_)), 18},
+	{"square roots", botModule([]uint32{tVoid}, body(nil,
+		[]byte{0x43, 0, 0, 0x80, 0x40}, []byte{0x91}, drop, // f32.const 4; f32.sqrt: 1 + 4 + 1
+		i64c(2), []byte{0xb9}, []byte{0x9f}, drop, // i64 to f64; f64.sqrt: 1 + 1 + 4 + 1
+		[]byte{0xfd, 12}, make([]byte, 16), []byte{0xfd, 0xe3, 0x01}, drop, // v128.const; f32x4.sqrt: 1 + 4 + 1
+		[]byte{0xfd, 12}, make([]byte, 16), []byte{0xfd, 0xef, 0x01}, drop, // f64x2.sqrt: 1 + 4 + 1
+		end_)), 6 + 7 + 6 + 6},
 	{"multi-value", module(
 		section(secType, vec(functype(nil, nil), functype(nil, []byte{typeI32, typeI32}))),
 		section(secFunction, vec(u32(0))),
