@@ -1,0 +1,310 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/arenabots/arena/sandbox/meter"
+
+	. "github.com/arenabots/arena/sandbox/wasmtest"
+)
+
+const v128t = 0x7b
+
+// rt5Edges is the echo module whose Turn, also its start function, calls
+// function F, which calls itself first (endless recursion) and then holds
+// a loop over k locals of type typ: b br_ifs back to the loop's header
+// with the locals unchanged, then a rotation of the locals and a br back.
+// Every branch passes the k locals to the header's k parameters; where an
+// argument is the parameter itself (the br_ifs), wazero moves all k
+// through k temporaries of their own (compiler_lower.go,
+// lowerBlockArguments: "not separated"), and with k past the registers it
+// spills them, each to a slot of its own, for the whole function: b × k
+// slots that no instruction of the meter's count makes.
+func rt5Edges(k, b int, typ byte) []byte {
+	c := uint32(k) // the i32 local the br_ifs test
+	rot := rt5Rotate(k)
+	return rt5Recursion(Cat([]byte{2}, ULEB(uint64(k)), []byte{typ, 1, i32t}),
+		Cat(Loop, Repeat(Cat(Get(c), BrIf(0)), b), rot, Br(0), End))
+}
+
+// rt5Table is rt5Edges with one br_table of n targets, all the loop,
+// after the rotation: wazero gives every target a block of its own that
+// moves the k locals to the header's parameters (frontend/lower.go,
+// lowerBrTable's trampolines), so that one instruction of n + 3 bytes makes
+// n × k temporaries.
+func rt5Table(k, n int, typ byte) []byte {
+	c := uint32(k)
+	return rt5Recursion(Cat([]byte{2}, ULEB(uint64(k)), []byte{typ, 1, i32t}),
+		Cat(Loop, rt5Rotate(k), Get(c), BrTable(n), End))
+}
+
+// rt5Rotate moves local i+1 into local i, and local 0 into local k-1.
+func rt5Rotate(k int) []byte {
+	rot := Get(0)
+	for i := 0; i < k-1; i++ {
+		rot = Cat(rot, Get(uint32(i+1)), Set(uint32(i)))
+	}
+	return Cat(rot, Set(uint32(k-1)))
+}
+
+// rt5F is the function rt5Recursion adds.
+const rt5F = TurnFunc + 1
+
+// rt5Recursion is the echo module whose Turn, also its start function,
+// calls function rt5F (make it the start function with inStartup), of the given local declarations, which counts its
+// depth in global 0, calls itself (endless recursion), then runs code.
+// rt5F is exported as "probe" and the global as "depth", for rt5Frame.
+func rt5Recursion(locals, code []byte) []byte { return rt5Around(locals, nil, code) }
+
+// rt5Around is rt5Recursion with code before the recursive call too.
+func rt5Around(locals, before, after []byte) []byte {
+	body := Cat(locals, []byte{0x23, 0}, I32(1), I32Add, []byte{0x24, 0}, before, Call(rt5F), after, End)
+	m := Echo{Turn: Call(rt5F)}.Module()
+	m = ExtendVec(m, 3, 1, []byte{1})
+	m = ExtendVec(m, 6, 1, Cat([]byte{i32t, 1}, I32(0), End))
+	m = ExtendVec(m, 7, 2, Cat(Name("probe"), []byte{0}, ULEB(rt5F), Name("depth"), []byte{3, 0}))
+	return ExtendVec(m, 10, 1, Cat(ULEB(uint64(len(body))), body))
+}
+
+// rt5Frame measures the host stack a frame of function f of the (unmetered)
+// module takes: the module runs in a bare wazero runtime, its export
+// "probe" recursing through f until wazero's stack overflows, with a depth
+// count in its exported global "depth". wazero's stack starts at 10,240
+// bytes and grows to 2 × its size + the frame + 16 while it is at most
+// 50,000,000 bytes (callStackCeiling), so the depth it reached and the
+// frame agree on its last size.
+func rt5Frame(t *testing.T, wasm []byte) (frame int64, depth int64) {
+	t.Helper()
+	ctx := context.Background()
+	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
+	defer r.Close(ctx)
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	m, err := r.InstantiateWithConfig(ctx, wasm, wazero.NewModuleConfig().WithStartFunctions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.ExportedFunction("probe").Call(ctx)
+	if err == nil || !strings.Contains(err.Error(), "stack overflow") {
+		t.Fatalf("probe: %v, want a stack overflow", err)
+	}
+	depth = int64(m.ExportedGlobal("depth").Get())
+	frame = 1
+	for range 20 { // the fixed point of frame = last size / depth
+		size := int64(10240)
+		for size <= 50_000_000 {
+			size = 2*size + frame + 16
+		}
+		frame = size / depth
+	}
+	return frame, depth
+}
+
+// rt5Live is rt5Around keeping n values live across the recursive call:
+// each made by value from the function's locals (decl), all stored after
+// the call as they come off the operand stack (store: the store
+// instruction for one value, which needs the address under it, so that
+// each value is stored at scratch).
+func rt5Live(decl, value, store []byte, n int) []byte {
+	keep := Cat(I32(scratch), value)
+	return rt5Around(decl, Repeat(keep, n), Repeat(store, n))
+}
+
+// rt5Estimate is the meter's estimate of a frame of function fn (an index
+// among the module's defined functions): the constant its metered body
+// adds to the stack estimate at entry (meter's enterStack, after the
+// counter's load: global.get; local.set; global.get; i32.const w).
+func rt5Estimate(t *testing.T, wasm []byte, fn int) int64 {
+	t.Helper()
+	out, err := meter.Instrument(wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := SectionOf(out, 10)
+	_, k := ReadULEB(sec)
+	r := sec[k:]
+	for i := 0; ; i++ {
+		size, k := ReadULEB(r)
+		body := r[k : k+int(size)]
+		r = r[k+int(size):]
+		if i < fn {
+			continue
+		}
+		groups, p := ReadULEB(body)
+		for range groups {
+			_, a := ReadULEB(body[p:])
+			p += a + 1
+		}
+		c := body[p:]
+		// global.get g; local.set l; global.get S; i32.const w
+		for _, op := range []byte{0x23, 0x21, 0x23} {
+			if c[0] != op {
+				t.Fatalf("function %d: % x, not the stack estimate's entry", fn, c[:min(len(c), 16)])
+			}
+			_, a := ReadULEB(c[1:])
+			c = c[1+a:]
+		}
+		if c[0] != 0x41 {
+			t.Fatalf("function %d: % x, not the stack estimate's entry", fn, c[:min(len(c), 16)])
+		}
+		w, _ := ReadULEB(c[1:]) // positive and small: its LEB128 reads the same either way
+		return int64(w)
+	}
+}
+
+// rt5FrameCases are recursive functions whose real frame (rt5Frame) is held
+// against the meter's estimate (rt5Estimate). hole names the shapes whose
+// frame is larger.
+var rt5FrameCases = []struct {
+	name string
+	wasm func() []byte
+	hole string
+}{
+	{name: "a plain recursion", wasm: func() []byte { return rt5Recursion([]byte{0}, nil) }},
+	{name: "100 i32 sums live across the call", wasm: func() []byte {
+		return rt5Live([]byte{1, 2, i32t}, Cat(Get(0), Get(1), I32Add), Store(0), 100)
+	}},
+	{name: "100 i64.div_s live across the call", wasm: func() []byte {
+		return rt5Live([]byte{1, 2, i64t}, Cat(Get(0), I64(7), []byte{0x7f}), []byte{i64Store, 3, 0}, 100)
+	}},
+	{name: "100 i64.rem_u live across the call", wasm: func() []byte {
+		return rt5Live([]byte{1, 2, i64t}, Cat(Get(0), I64(7), []byte{0x82}), []byte{i64Store, 3, 0}, 100)
+	}},
+	{name: "100 i64.trunc_f64_s live across the call", wasm: func() []byte {
+		return rt5Live([]byte{1, 1, 0x7c}, Cat(Get(0), []byte{0xb0}), []byte{i64Store, 3, 0}, 100)
+	}},
+	{name: "100 f64.convert_i64_u live across the call", wasm: func() []byte {
+		return rt5Live([]byte{1, 1, i64t}, Cat(Get(0), []byte{0xba}), []byte{0x39, 3, 0}, 100)
+	}},
+	{name: "100 selects live across the call", wasm: func() []byte {
+		return rt5Live([]byte{1, 3, i64t}, Cat(Get(0), Get(1), Get(2), []byte{0xa7, 0x1b}), []byte{i64Store, 3, 0}, 100)
+	}},
+	{name: "100 i64.loads at offset 64 KiB live across the call", wasm: func() []byte {
+		return rt5Live([]byte{1, 1, i32t}, Cat(Get(0), []byte{0x29, 3}, ULEB(1<<16)), []byte{i64Store, 3, 0}, 100)
+	}},
+	{name: "100 i8x16.shuffles live across the call", wasm: func() []byte {
+		shuffle := Cat([]byte{0xfd, 13}, []byte{31, 0, 30, 1, 29, 2, 28, 3, 27, 4, 26, 5, 25, 6, 24, 7})
+		return rt5Live([]byte{1, 2, v128t}, Cat(Get(0), Get(1), shuffle), []byte{0xfd, 11, 4, 0}, 100)
+	}},
+	{name: "100 v128.consts live across the call", wasm: func() []byte {
+		var vals []byte
+		for i := range 100 {
+			vals = Cat(vals, I32(scratch), []byte{0xfd, 12, byte(i)}, make([]byte, 15))
+		}
+		return rt5Around([]byte{0}, vals, Repeat([]byte{0xfd, 11, 4, 0}, 100))
+	}},
+	{name: "100 i64.consts live across the call", wasm: func() []byte {
+		var vals []byte
+		for i := range 100 {
+			vals = Cat(vals, I32(scratch), I64(int64(i)<<40|0x123456789))
+		}
+		return rt5Around([]byte{0}, vals, Repeat([]byte{i64Store, 3, 0}, 100))
+	}},
+	// HOLE: the parallel moves of branches (rt5Edges, rt5Table).
+	{name: "256 br_ifs passing 64 v128 locals to a loop", wasm: func() []byte { return rt5Edges(64, 256, v128t) },
+		hole: "hole"},
+	{name: "256 br_ifs passing 64 i64 locals to a loop", wasm: func() []byte { return rt5Edges(64, 256, i64t) },
+		hole: "hole"},
+	{name: "a br_table of 4,096 targets passing 20 v128 locals to a loop", wasm: func() []byte { return rt5Table(20, 4096, v128t) },
+		hole: "hole"},
+}
+
+// TestRedTeam5Frames: wazero's frame of each function of rt5FrameCases,
+// measured, against the meter's estimate.
+func TestRedTeam5Frames(t *testing.T) {
+	for _, c := range rt5FrameCases {
+		t.Run(c.name, func(t *testing.T) {
+			wasm := c.wasm()
+			frame, depth := rt5Frame(t, wasm)
+			est := rt5Estimate(t, wasm, rt5F-5)
+			t.Logf("frame %d bytes (wazero's stack overflowed at depth %d), estimated %d: %.2f times", frame, depth, est, float64(frame)/float64(est))
+			if frame > est {
+				if c.hole != "" && !*RedTeamHoles {
+					t.Skip(c.hole)
+				}
+				t.Errorf("a frame takes %d bytes of wazero's stack, more than the %d the meter counts", frame, est)
+			}
+		})
+	}
+}
+
+// rt5Pieces is the echo module with funcs functions of type () -> (),
+// each of pieces pieces of code "i32.const 0; if; pad never-run
+// increments of a memory word; end" (2 units each that run, then a jump
+// over the pad), and a Turn that calls all of them forever, in a scattered
+// order: every 2 units a jump to a place of the code a pad away, the code
+// spread over as many functions as the free tier of the call price allows.
+func rt5Pieces(funcs, pieces, pad int) []byte {
+	perm := fixedShuffle(funcs, rt3Seed)
+	const first = TurnFunc + 1
+	var calls []byte
+	for k := 0; k < funcs; k++ {
+		calls = Cat(calls, Call(uint32(first+int(perm[k]))))
+	}
+	m := Echo{Turn: Forever(calls)}.Module()
+	m = ExtendVec(m, 3, funcs, Repeat([]byte{1}, funcs))
+	incr := Cat(I32(scratch), I32(scratch), []byte{0x28, 2, 0}, I32(1), I32Add, Store(0))
+	b := Cat([]byte{0}, Repeat(Cat(I32(0), If, Repeat(incr, pad), End), pieces), End)
+	return ExtendVec(m, 10, funcs, Repeat(Cat(ULEB(uint64(len(b))), b), funcs))
+}
+
+// rt5Spread is rt5Pieces at the size measured in the report: 512
+// functions of 96 pieces of 8 increments, 6.9 MB of code.
+func rt5Spread() []byte { return rt5Pieces(512, 96, 8) }
+
+// TestRedTeam5CodeSpread measures the host's CPU time per unit of fuel of
+// rt5Pieces in a turn, against callMaxRate (the target of a turn's prices:
+// 25 ns a unit), growing the code the pieces spread over: no call
+// surcharge applies (512 functions), and no memory surcharge (the pads
+// never run).
+func TestRedTeam5CodeSpread(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of CPU")
+	}
+	plain := rt4Rate(t, compileBytes(t, Echo{TurnLocals: 1, Turn: Forever(Get(0), I32(1), I32Add, Set(0))}.Module()), false)
+	for _, c := range []struct {
+		funcs, pieces, pad int
+		hole               string
+	}{
+		{64, 96, 8, ""},
+		{512, 24, 8, ""},
+		{512, 96, 8, "hole"},
+	} {
+		t.Run(fmt.Sprintf("%d functions of %d pieces of %d", c.funcs, c.pieces, c.pad), func(t *testing.T) {
+			if c.hole != "" && !*RedTeamHoles {
+				t.Skip(c.hole)
+			}
+			wasm := rt5Pieces(c.funcs, c.pieces, c.pad)
+			rate := rt4Rate(t, compileBytes(t, wasm), false)
+			t.Logf("%d bytes of code: %.2f ns of CPU a unit, %.0f times the plain loop (%.2f)", len(wasm), rate, rate/plain, plain)
+			if rate > callMaxRate {
+				t.Errorf("%.1f ns of CPU a unit of fuel, more than %v", rate, callMaxRate)
+			}
+		})
+	}
+}
+
+var red5Corpus = []red2Case{
+	{name: "recursion through a br_table of 4,096 targets passing 20 v128 locals to a loop, in start-up",
+		wasm: func() []byte { return inStartup(rt5Table(20, 4096, v128t)) },
+		want: "crash crash crash crash", detail: "unreachable", memory: 64 << 20, skip: "hole"},
+	{name: "recursion through 256 br_ifs passing 64 v128 locals to a loop, in start-up",
+		wasm: func() []byte { return inStartup(rt5Edges(64, 256, v128t)) },
+		want: "crash crash crash crash", detail: "unreachable", memory: 64 << 20, skip: "hole"},
+	{name: "512 functions of 96 pieces each, called forever, in start-up",
+		wasm: func() []byte { return inStartup(rt5Spread()) }, obs: 1,
+		want: "fuel", detail: "start-up allowance", long: true, skip: "hole"},
+}
+
+func TestRedTeam5Corpus(t *testing.T) {
+	for _, c := range red5Corpus {
+		t.Run(c.name, func(t *testing.T) { runRed2(t, c) })
+	}
+}
