@@ -3,8 +3,10 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
@@ -14,11 +16,43 @@ import (
 	. "github.com/arenabots/arena/sandbox/wasmtest"
 )
 
+// The fifth red team's corpus (TestRedTeam5*): attacks on the two defences
+// of 27 November, the meter's estimate of the host stack (meter.FrameBytes,
+// docs/sandbox.md "The host stack") and cost model 5's call surcharge
+// (docs/fuel.md "Calls (cost model 5)"), written from those pages, the
+// meter's code and wazero 1.12's compiler.
+//
+// Two holes are open, their cases skipped (run them with
+// go test -run RedTeam5 ./sandbox/ -args -redteam.holes):
+//
+//   - Branches grow wazero's frames past the estimate. Every branch to a
+//     block or loop whose parameters (the locals wazero keeps as phis
+//     there, or the loop's own parameters) include an argument that is
+//     one of those parameters gets a parallel move through temporaries of
+//     its own, one per argument (wazero's compiler_lower.go,
+//     lowerBlockArguments, "not separated"), and past the registers each is
+//     spilled to a slot of its own for the whole function. The meter
+//     counts a join once, not its branches: 256 br_ifs passing 64 v128
+//     locals take 258,817 bytes a frame, counted 4,400; one br_table of
+//     4,096 targets passing 20 v128 locals 652,637, counted 1,584 (412
+//     times). A recursion of such frames ends in wazero's own "stack
+//     overflow" with the host grown by 152-257 MiB, where the meter's
+//     unreachable was meant to come at 16 MiB.
+//   - Code spread over the free tier. 512 functions (no call surcharge)
+//     of pieces "i32.const 0; if; 8 never-run increments; end" jump every
+//     2 units to another place of 7-8 MB of code: 64-88 ns of CPU a unit
+//     (the plain loop: 0.12), so the start-up allowance times out (2.4 s
+//     of CPU, the backstop) and a turn's 20,000,000 takes 1.3-1.8 s. It is
+//     the code's size, not its functions: 64 functions of 870 pieces, 82
+//     ns.
+//
+// Figures: 27 November 2026, 00:53-01:10 UTC, load average 3-9 (the
+// project's CI running), nice -n 19.
+
 const v128t = 0x7b
 
-// rt5Edges is the echo module whose Turn, also its start function, calls
-// function F, which calls itself first (endless recursion) and then holds
-// a loop over k locals of type typ: b br_ifs back to the loop's header
+// rt5Edges is the module of rt5Recursion whose function calls itself
+// first (endless recursion) and then holds a loop over k locals of type typ: b br_ifs back to the loop's header
 // with the locals unchanged, then a rotation of the locals and a br back.
 // Every branch passes the k locals to the header's k parameters; where an
 // argument is the parameter itself (the br_ifs), wazero moves all k
@@ -44,6 +78,24 @@ func rt5Table(k, n int, typ byte) []byte {
 		Cat(Loop, rt5Rotate(k), Get(c), BrTable(n), End))
 }
 
+// rt5LoopParams is rt5Edges without locals: a loop of k parameters (and
+// k results) of type typ, entered with k constants, whose b br_ifs pass
+// the parameters, still on the operand stack, back to its header; one
+// more passes k other constants, so that the parameters are not all the
+// same value (wazero would drop them).
+func rt5LoopParams(k, b int, typ byte) []byte {
+	konst := func(v byte) []byte {
+		if typ == v128t {
+			return Cat([]byte{0xfd, 12, v}, make([]byte, 15))
+		}
+		return I64(int64(v))
+	}
+	m := rt5Recursion([]byte{1, 1, i32t}, Cat(Repeat(konst(1), k), []byte{0x03, 4},
+		Repeat(Cat(Get(0), BrIf(0)), b), Repeat(konst(2), k), Get(0), BrIf(0), Repeat(Drop, k), End, Repeat(Drop, k)))
+	params := Cat(ULEB(uint64(k)), Repeat([]byte{typ}, k))
+	return ExtendVec(m, 1, 1, Cat([]byte{0x60}, params, params))
+}
+
 // rt5Rotate moves local i+1 into local i, and local 0 into local k-1.
 func rt5Rotate(k int) []byte {
 	rot := Get(0)
@@ -57,8 +109,9 @@ func rt5Rotate(k int) []byte {
 const rt5F = TurnFunc + 1
 
 // rt5Recursion is the echo module whose Turn, also its start function,
-// calls function rt5F (make it the start function with inStartup), of the given local declarations, which counts its
-// depth in global 0, calls itself (endless recursion), then runs code.
+// calls function rt5F (inStartup makes it the start function too), of the
+// given local declarations, which counts its depth in global 0, calls
+// itself (endless recursion), then runs code.
 // rt5F is exported as "probe" and the global as "depth", for rt5Frame.
 func rt5Recursion(locals, code []byte) []byte { return rt5Around(locals, nil, code) }
 
@@ -160,8 +213,14 @@ func rt5Estimate(t *testing.T, wasm []byte, fn int) int64 {
 }
 
 // rt5FrameCases are recursive functions whose real frame (rt5Frame) is held
-// against the meter's estimate (rt5Estimate). hole names the shapes whose
-// frame is larger.
+// against the meter's estimate (rt5Estimate): values live across the call
+// made by instructions whose lowering makes temporaries (division,
+// conversions, select, loads at large offsets, shuffles) or that are not
+// made again where used (v128 and large i64 constants: the i64 ones are,
+// the v128 ones are counted), all within the estimate (i64.div_s the
+// closest, 1,633 bytes for 1,920: wazero spills two slots a division); and
+// the branches' parallel moves, which are not (hole names them, with the
+// figures of 00:56 UTC, load 8: the frame, the estimate).
 var rt5FrameCases = []struct {
 	name string
 	wasm func() []byte
@@ -207,18 +266,28 @@ var rt5FrameCases = []struct {
 		}
 		return rt5Around([]byte{0}, vals, Repeat([]byte{i64Store, 3, 0}, 100))
 	}},
-	// HOLE: the parallel moves of branches (rt5Edges, rt5Table).
+	// HOLE: the parallel moves of branches (rt5Edges, rt5Table,
+	// rt5LoopParams); the meter should count, for every branch target (a
+	// br, a br_if, each label of a br_table, the ends of an if's arms), a
+	// value per argument the target takes: the label's arity and the
+	// locals the function assigns.
 	{name: "256 br_ifs passing 64 v128 locals to a loop", wasm: func() []byte { return rt5Edges(64, 256, v128t) },
-		hole: "hole"},
+		hole: "hole: 258,817 bytes a frame, estimated 4,400"},
 	{name: "256 br_ifs passing 64 i64 locals to a loop", wasm: func() []byte { return rt5Edges(64, 256, i64t) },
-		hole: "hole"},
+		hole: "hole: 114,688 bytes a frame, estimated 2,352"},
+	{name: "256 br_ifs passing a loop's 64 v128 parameters back to it", wasm: func() []byte { return rt5LoopParams(64, 256, v128t) },
+		hole: "hole: 258,817 bytes a frame, estimated 8,496 (no locals: the loop's parameters)"},
 	{name: "a br_table of 4,096 targets passing 20 v128 locals to a loop", wasm: func() []byte { return rt5Table(20, 4096, v128t) },
-		hole: "hole"},
+		hole: "hole: 652,637 bytes a frame, estimated 1,584"},
 }
 
 // TestRedTeam5Frames: wazero's frame of each function of rt5FrameCases,
-// measured, against the meter's estimate.
+// measured, against the meter's estimate. The frames are those of wazero's
+// amd64 compiler (the project's machines).
 func TestRedTeam5Frames(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the frames measured are those of wazero's amd64 compiler")
+	}
 	for _, c := range rt5FrameCases {
 		t.Run(c.name, func(t *testing.T) {
 			wasm := c.wasm()
@@ -255,15 +324,18 @@ func rt5Pieces(funcs, pieces, pad int) []byte {
 	return ExtendVec(m, 10, funcs, Repeat(Cat(ULEB(uint64(len(b))), b), funcs))
 }
 
-// rt5Spread is rt5Pieces at the size measured in the report: 512
-// functions of 96 pieces of 8 increments, 6.9 MB of code.
-func rt5Spread() []byte { return rt5Pieces(512, 96, 8) }
+// rt5DearRate bounds the host's CPU time per unit of fuel of work that
+// pays no surcharge, in start-up as in a turn: the dear prices' target,
+// the start-up allowance of 100,000,000 in 0.5 s (docs/fuel.md).
+const rt5DearRate = 5.0
 
 // TestRedTeam5CodeSpread measures the host's CPU time per unit of fuel of
-// rt5Pieces in a turn, against callMaxRate (the target of a turn's prices:
-// 25 ns a unit), growing the code the pieces spread over: no call
-// surcharge applies (512 functions), and no memory surcharge (the pads
-// never run).
+// rt5Pieces on a full tank, growing the code the pieces spread over,
+// against rt5DearRate: the pieces pay neither the call surcharge (at most
+// 512 functions) nor the memory's (the pads never run), so they cost the
+// same units in start-up as in a turn. hole gives the rates measured
+// (00:58-01:02 UTC, load 3-9; the plain loop 0.12 ns a unit); the turn's
+// target (callMaxRate, 25) is passed too from about 2 MB of code.
 func TestRedTeam5CodeSpread(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of CPU")
@@ -273,9 +345,13 @@ func TestRedTeam5CodeSpread(t *testing.T) {
 		funcs, pieces, pad int
 		hole               string
 	}{
-		{64, 96, 8, ""},
-		{512, 24, 8, ""},
-		{512, 96, 8, "hole"},
+		{64, 24, 8, ""}, // 217 KB: 1.6 ns
+		{64, 48, 8, ""}, // 434 KB: 1.4 ns
+		{64, 96, 8, "hole: 867 KB of code, 4.1-6.7 ns of CPU a unit"},
+		{512, 24, 8, "hole: 1.7 MB of code, 13-16 ns of CPU a unit"},
+		{512, 96, 8, "hole: 6.9 MB of code, 64-86 ns of CPU a unit"},
+		{512, 112, 8, "hole: 8.1 MB of code, 88 ns of CPU a unit"},
+		{64, 870, 8, "hole: 7.9 MB of code in 64 functions, 82 ns of CPU a unit"},
 	} {
 		t.Run(fmt.Sprintf("%d functions of %d pieces of %d", c.funcs, c.pieces, c.pad), func(t *testing.T) {
 			if c.hole != "" && !*RedTeamHoles {
@@ -284,23 +360,42 @@ func TestRedTeam5CodeSpread(t *testing.T) {
 			wasm := rt5Pieces(c.funcs, c.pieces, c.pad)
 			rate := rt4Rate(t, compileBytes(t, wasm), false)
 			t.Logf("%d bytes of code: %.2f ns of CPU a unit, %.0f times the plain loop (%.2f)", len(wasm), rate, rate/plain, plain)
-			if rate > callMaxRate {
-				t.Errorf("%.1f ns of CPU a unit of fuel, more than %v", rate, callMaxRate)
+			if rate > rt5DearRate {
+				t.Errorf("%.1f ns of CPU a unit of fuel, more than %v", rate, rt5DearRate)
 			}
 		})
 	}
 }
 
+// red5Corpus: the two holes as the sandbox meets them. The figures are of
+// the first run of each in a test process of its own (the host's memory
+// grows once: Go keeps the heap it got for a later run).
 var red5Corpus = []red2Case{
+	// HOLE (the meter's stack estimate): the meter's 16 MiB is 10,592
+	// frames of 1,584 bytes; wazero's stack overflows at its ceiling first,
+	// at the 129th frame of 652,637 bytes.
 	{name: "recursion through a br_table of 4,096 targets passing 20 v128 locals to a loop, in start-up",
 		wasm: func() []byte { return inStartup(rt5Table(20, 4096, v128t)) },
-		want: "crash crash crash crash", detail: "unreachable", memory: 64 << 20, skip: "hole"},
+		want: "crash crash crash crash", detail: "unreachable", memory: 64 << 20,
+		skip: `hole: "trap: start function[8] failed: stack overflow", the host grew by 152 MiB`},
 	{name: "recursion through 256 br_ifs passing 64 v128 locals to a loop, in start-up",
 		wasm: func() []byte { return inStartup(rt5Edges(64, 256, v128t)) },
-		want: "crash crash crash crash", detail: "unreachable", memory: 64 << 20, skip: "hole"},
+		want: "crash crash crash crash", detail: "unreachable", memory: 64 << 20,
+		skip: `hole: "trap: start function[8] failed: stack overflow", the host grew by 232-257 MiB`},
+	// HOLE (code spread, no surcharge): the start-up allowance at 64-88 ns
+	// a unit.
 	{name: "512 functions of 96 pieces each, called forever, in start-up",
-		wasm: func() []byte { return inStartup(rt5Spread()) }, obs: 1,
-		want: "fuel", detail: "start-up allowance", long: true, skip: "hole"},
+		wasm: func() []byte { return inStartup(rt5Pieces(512, 96, 8)) }, obs: 1,
+		want: "fuel", detail: "start-up allowance", long: true,
+		skip: "hole: timeout, the backstop of 2 s of CPU (2.1-2.4 s of the host's with the compile)"},
+	// The same in a turn: a full tank of 20,000,000 takes 1.8-2.0 s of the
+	// host's CPU (01:04 UTC, load 2), at the backstop: on a loaded machine
+	// a bot within its fuel times out.
+	{name: "512 functions of 112 pieces each, called forever, in a turn",
+		wasm: func() []byte { return rt5Pieces(512, 112, 8) }, obs: 1,
+		tank: func() *Tank { return &Tank{PerTurn: 20_000_000, Cap: 20_000_000} },
+		want: "fuel", detail: "ran out of fuel", long: true, cpu: time.Second,
+		skip: "hole: 1.77-1.98 s of the host's CPU for one tank (88 ns a unit)"},
 }
 
 func TestRedTeam5Corpus(t *testing.T) {
