@@ -334,8 +334,9 @@ const rt5DearRate = 5.0
 // against rt5DearRate: the pieces pay neither the call surcharge (at most
 // 512 functions) nor the memory's (the pads never run), so they cost the
 // same units in start-up as in a turn. hole gives the rates measured
-// (00:58-01:02 UTC, load 3-9; the plain loop 0.12 ns a unit); the turn's
-// target (callMaxRate, 25) is passed too from about 2 MB of code.
+// (00:58-01:05 UTC, load 1.3-9; the plain loop 0.12 ns a unit); the turn's
+// target (callMaxRate, 25) is passed too from about 3 MB of code. The
+// calls are not what costs: TestRedTeam5FreeTierCalls.
 func TestRedTeam5CodeSpread(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of CPU")
@@ -349,6 +350,9 @@ func TestRedTeam5CodeSpread(t *testing.T) {
 		{64, 48, 8, ""}, // 434 KB: 1.4 ns
 		{64, 96, 8, "hole: 867 KB of code, 4.1-6.7 ns of CPU a unit"},
 		{512, 24, 8, "hole: 1.7 MB of code, 13-16 ns of CPU a unit"},
+		{512, 96, 2, "hole: 1.9 MB of code, 13.6 ns of CPU a unit"},
+		{512, 32, 8, "hole: 2.3 MB of code, 15.4 ns of CPU a unit"},
+		{512, 56, 8, "hole: 4.0 MB of code, 56 ns of CPU a unit"},
 		{512, 96, 8, "hole: 6.9 MB of code, 64-86 ns of CPU a unit"},
 		{512, 112, 8, "hole: 8.1 MB of code, 88 ns of CPU a unit"},
 		{64, 870, 8, "hole: 7.9 MB of code in 64 functions, 82 ns of CPU a unit"},
@@ -401,5 +405,37 @@ var red5Corpus = []red2Case{
 func TestRedTeam5Corpus(t *testing.T) {
 	for _, c := range red5Corpus {
 		t.Run(c.name, func(t *testing.T) { runRed2(t, c) })
+	}
+}
+
+// TestRedTeam5TailCalls: a recursion by return_call would need no stack,
+// and the meter takes the frame off its estimate before one (code.go,
+// stackBack), but wazero is not asked to run tail calls: the module is
+// refused at the door, never compiled. (TestRedTeam4Proposals tries
+// return_call_indirect.)
+func TestRedTeam5TailCalls(t *testing.T) {
+	_, err := testRT.Compile(context.Background(), Echo{Turn: Cat([]byte{0x12}, ULEB(TurnFunc))}.Module())
+	t.Logf("%v", err)
+	if err == nil || !IsRefused(err) {
+		t.Errorf("compiled (err %v), want a refusal", err)
+	}
+}
+
+// TestRedTeam5FreeTierCalls: 512 functions as large as the code section
+// allows (scatterCalls padded with 960 never-run increments each, 8.4 MB),
+// called in a scattered order forever, pay no call surcharge and need
+// none: each call touches the two ends of its function, 1,024 places of
+// code in all, which stay in the host's caches (1.5-3.0 ns of CPU a unit,
+// 01:05 UTC, load 1.2-1.6; the test allows twice the dear target for the
+// noise of a loaded machine). What the free tier leaves open is the jumps
+// within that code (TestRedTeam5CodeSpread).
+func TestRedTeam5FreeTierCalls(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of CPU")
+	}
+	rate := rt4Rate(t, compileBytes(t, scatterCalls(512, 960)), false)
+	t.Logf("%.2f ns of CPU a unit", rate)
+	if rate > 2*rt5DearRate {
+		t.Errorf("%.1f ns of CPU a unit of fuel, more than %v", rate, 2*rt5DearRate)
 	}
 }
