@@ -170,6 +170,12 @@ func rt5Live(decl, value, store []byte, n int) []byte {
 	return rt5Around(decl, Repeat(keep, n), Repeat(store, n))
 }
 
+// rt5Divs is rt5Live of 100 i64 divisions (op) of local 0 by local 1, 7.
+func rt5Divs(op byte) []byte {
+	keep := Cat(I32(scratch), Get(0), Get(1), []byte{op})
+	return rt5Around([]byte{1, 2, i64t}, Cat(I64(7), Set(1), Repeat(keep, 100)), Repeat([]byte{i64Store, 3, 0}, 100))
+}
+
 // rt5Estimate is the meter's estimate of a frame of function fn (an index
 // among the module's defined functions): the constant its metered body
 // adds to the stack estimate at entry (meter's enterStack, after the
@@ -215,12 +221,15 @@ func rt5Estimate(t *testing.T, wasm []byte, fn int) int64 {
 // rt5FrameCases are recursive functions whose real frame (rt5Frame) is held
 // against the meter's estimate (rt5Estimate): values live across the call
 // made by instructions whose lowering makes temporaries (division,
-// conversions, select, loads at large offsets, shuffles) or that are not
-// made again where used (v128 and large i64 constants: the i64 ones are,
-// the v128 ones are counted), all within the estimate (i64.div_s the
-// closest, 1,633 bytes for 1,920: wazero spills two slots a division); and
-// the branches' parallel moves, which are not (hole names them, with the
-// figures of 00:56 UTC, load 8: the frame, the estimate).
+// conversions, select, loads at large offsets, SIMD shuffles, swizzles,
+// multiplications, popcounts and conversions) or that are not made again
+// where used (v128 and large i64 constants: the i64 ones are, the v128
+// ones are counted), all within the estimate. i64.div_s and div_u are at
+// it: wazero spills two 8-byte slots a division, the 16 bytes the meter
+// counts a value (1,633 bytes a frame for 1,920, the rest the frame's
+// fixed part), so the estimate's "twice a slot" has no margin left there.
+// And the branches' parallel moves, which are not within it (hole names
+// them, with the figures of 00:56 UTC, load 8: the frame, the estimate).
 var rt5FrameCases = []struct {
 	name string
 	wasm func() []byte
@@ -252,6 +261,24 @@ var rt5FrameCases = []struct {
 		shuffle := Cat([]byte{0xfd, 13}, []byte{31, 0, 30, 1, 29, 2, 28, 3, 27, 4, 26, 5, 25, 6, 24, 7})
 		return rt5Live([]byte{1, 2, v128t}, Cat(Get(0), Get(1), shuffle), []byte{0xfd, 11, 4, 0}, 100)
 	}},
+	{name: "100 i32x4.trunc_sat_f64x2_u_zero live across the call", wasm: func() []byte {
+		return rt5Live([]byte{1, 1, v128t}, Cat(Get(0), []byte{0xfd, 0xfd, 0x01}), []byte{0xfd, 11, 4, 0}, 100)
+	}},
+	{name: "100 i64x2.mul live across the call", wasm: func() []byte {
+		return rt5Live([]byte{1, 2, v128t}, Cat(Get(0), Get(1), []byte{0xfd, 0xd5, 0x01}), []byte{0xfd, 11, 4, 0}, 100)
+	}},
+	{name: "100 i8x16.popcnt live across the call", wasm: func() []byte {
+		return rt5Live([]byte{1, 1, v128t}, Cat(Get(0), []byte{0xfd, 0x62}), []byte{0xfd, 11, 4, 0}, 100)
+	}},
+	{name: "100 i8x16.swizzle live across the call", wasm: func() []byte {
+		return rt5Live([]byte{1, 2, v128t}, Cat(Get(0), Get(1), []byte{0xfd, 14}), []byte{0xfd, 11, 4, 0}, 100)
+	}},
+	{name: "100 i32.div_s live across the call", wasm: func() []byte {
+		return rt5Live([]byte{1, 2, i32t}, Cat(Get(0), I32(7), []byte{0x6d}), Store(0), 100)
+	}},
+	{name: "100 i64.div_s by a variable live across the call", wasm: func() []byte { return rt5Divs(0x7f) }},
+	{name: "100 i64.rem_s by a variable live across the call", wasm: func() []byte { return rt5Divs(0x81) }},
+	{name: "100 i64.div_u by a variable live across the call", wasm: func() []byte { return rt5Divs(0x80) }},
 	{name: "100 v128.consts live across the call", wasm: func() []byte {
 		var vals []byte
 		for i := range 100 {
