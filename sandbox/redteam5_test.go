@@ -556,10 +556,11 @@ func rt5Rates(t *testing.T, cases []rt5RateCase) {
 // the meter checks the tank at its header (compare, branch, store of the
 // counter), so a run of empty loops is work without fuel: 1,000 of them a
 // round of a loop that pays 1 unit (its br) take 783-931 ns of CPU a unit,
-// 4.4 s for a turn's 5,000,000 (the backstop fires: timeout). Fix: charge a
-// check that starts an empty segment (loopCheck with count 0, which only
-// an empty loop header makes: a header followed by another loop drops its
-// own check) 1 unit; no compiler emits empty loops.
+// 4.4 s for a turn's 5,000,000 (the backstop fires: timeout). Fix: charge
+// 1 unit to a loop header's segment that has none (code.go, endSegment
+// with loopCheck and count 0: an empty loop, or one whose body starts
+// with an empty block or nops; a header followed by another loop already
+// drops its check), which no compiler's loop has.
 func TestRedTeam5FreeCode(t *testing.T) {
 	rt5Rates(t, []rt5RateCase{
 		{name: "1,000 empty blocks a round", wasm: func() []byte { return Echo{Turn: Forever(Repeat(Cat(Block, End), 1000))}.Module() }},
