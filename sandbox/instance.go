@@ -206,6 +206,9 @@ type Instance struct {
 	callPrice   api.MutableGlobal // the guest's surcharge per call, set here
 	callNow     int64             // its value
 	functions   uint64            // the functions the module defines, for meter.CallPrice
+	branchPrice api.MutableGlobal // the guest's surcharge per branch, set here
+	branchNow   int64             // its value
+	codeBytes   uint64            // the size of its code section, for meter.BranchPrice
 	tablePages  uint64            // its tables' size in pages, priced with the memory
 	answerFrom  int64             // spentTotal when the last observation was delivered
 	budget      int64             // fuel not yet handed to the guest
@@ -371,7 +374,11 @@ func (in *Instance) bind(mod api.Module) {
 		in.mem = mod.Memory()
 		in.price, _ = mod.ExportedGlobal(meter.PriceExport).(api.MutableGlobal)
 		in.callPrice, _ = mod.ExportedGlobal(meter.CallPriceExport).(api.MutableGlobal)
-		in.priceNow, in.callNow = -1, -1
+		in.branchPrice, _ = mod.ExportedGlobal(meter.BranchPriceExport).(api.MutableGlobal)
+		in.priceNow, in.callNow, in.branchNow = -1, -1, -1
+		if g := mod.ExportedGlobal(meter.CodeBytesExport); g != nil {
+			in.codeBytes = g.Get()
+		}
 		if g := mod.ExportedGlobal(meter.FunctionsExport); g != nil {
 			in.functions = g.Get()
 		}
@@ -382,11 +389,12 @@ func (in *Instance) bind(mod api.Module) {
 }
 
 // reserve sets the guest's price of a memory access for the size of its
-// memory now and its price of a call, at the dear prices in start-up and
-// past meter.DearAfter of an answer (cost models 4 and 5), and returns what
-// the tank must hold when the guest passes a check: the most its code can
-// charge before the next one, Reserve units of which every one may be a
-// call_indirect, which pays both. The guest's checks compare its counter
+// memory now and its prices of a call and a branch, at the dear prices in
+// start-up and past meter.DearAfter of an answer (cost models 4 and 5), and
+// returns what the tank must hold when the guest passes a check: the most
+// its code can charge before the next one, Reserve units of which every
+// one may be a call_indirect, which pays an access and a call, or a
+// branch. The guest's checks compare its counter
 // with meter.Reserve alone, so the rest, extra, stays in the budget (slice).
 // The guest calls the host (refill) after every memory.grow, so the price
 // never lags the memory's size, and the host changes them nowhere else:
@@ -397,12 +405,18 @@ func (in *Instance) reserve() (all, extra int64) {
 		in.price.Set(uint64(p))
 		in.priceNow = p
 	}
-	c := meter.CallPrice(in.functions, in.dear())
+	dear := in.dear()
+	c := meter.CallPrice(in.functions, dear)
 	if c != in.callNow && in.callPrice != nil {
 		in.callPrice.Set(uint64(c))
 		in.callNow = c
 	}
-	extra = meter.Reserve * (p + c)
+	bp := meter.BranchPrice(in.codeBytes, dear)
+	if bp != in.branchNow && in.branchPrice != nil {
+		in.branchPrice.Set(uint64(bp))
+		in.branchNow = bp
+	}
+	extra = meter.Reserve * max(p+c, bp)
 	return meter.Reserve + extra, extra
 }
 

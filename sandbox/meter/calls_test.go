@@ -137,3 +137,79 @@ func TestCallIndirectPaysAnAccess(t *testing.T) {
 		}
 	}
 }
+
+// branchyBot is a bot whose _start runs ten br_ifs not taken (i32.const 0;
+// br_if 0 in a block: 2 units each) and whose other functions, never run,
+// are padding bytes of nops, so that its code section has at least
+// codeBytes bytes.
+func branchyBot(codeBytes int) []byte {
+	start := body(nil, bytes.Repeat(cat(block_, i32c(0), brIf(0), end_), 10), end_)
+	bodies := [][]byte{start}
+	for left := codeBytes; left > 0; left -= MaxFunctionBody / 2 {
+		bodies = append(bodies, body(nil, bytes.Repeat(nop, min(left, MaxFunctionBody/2)), end_))
+	}
+	return botModule(make([]uint32, len(bodies)), bodies...)
+}
+
+// Every branch pays the surcharge of the code section's size, exactly, in
+// a turn and at the dear prices, at both edges of the tiers.
+func TestBranchPriceByTier(t *testing.T) {
+	if testing.Short() {
+		t.Skip("megabytes of code to meter")
+	}
+	for _, size := range []int{1000, 448<<10 - 200, 448<<10 + 1000, 1536<<10 + 1000, 4<<20 + 1000} {
+		wasm := branchyBot(size)
+		for _, dear := range []bool{false, true} {
+			tk := &tank{slice: 1 << 30, left: 1 << 40, dear: dear}
+			mod, err := run(t, wasm, tk, wazero.NewModuleConfig())
+			if err != nil {
+				t.Fatal(err)
+			}
+			code := mod.ExportedGlobal(CodeBytesExport).Get()
+			if code < uint64(size) || code > uint64(size)+64<<10 {
+				t.Errorf("%d bytes of padding: the code section is %d bytes", size, code)
+			}
+			p := BranchPrice(code, dear)
+			if got, want := tk.used(mod), 10*(2+p); got != want {
+				t.Errorf("%d bytes of code, dear %v: used %d, want %d (surcharge %d)", code, dear, got, want, p)
+			}
+		}
+	}
+	if BranchPrice(448<<10, true) != 0 || BranchPrice(1536<<10, false) != 0 {
+		t.Errorf("code of 448 KiB pays %d a branch dear, of 1.5 MiB %d in a turn", BranchPrice(448<<10, true), BranchPrice(1536<<10, false))
+	}
+}
+
+// A join pays for the values arriving there moves: a loop over 40 assigned
+// locals runs 10 times, its header arrived at 10 times, each paying
+// joinUnits(40) = 8 besides the loop's 5 instructions; an empty loop costs 1.
+// (The entry pays 5 for zeroing the 40 locals.)
+func TestJoinsPayForTheirValues(t *testing.T) {
+	var sets []byte
+	for l := uint32(1); l < 40; l++ {
+		sets = cat(sets, i32c(0), localSet(l))
+	}
+	loop := cat(i32c(10), localSet(0), sets,
+		loop_, localGet(0), i32c(1), i32Sub, localTee(0), brIf(0), end_)
+	for _, tc := range []struct {
+		name string
+		code []byte
+		want int64
+	}{
+		{"a loop over 40 assigned locals", loop, 5 + 2 + 2*39 + 10*(5+8)},
+		{"three empty loops", cat(loop_, end_, loop_, end_, loop_, end_), 5 + 3},
+	} {
+		wasm := botModule([]uint32{tVoid}, body([][2]uint32{{40, typeI32}}, tc.code, end_))
+		tk := &tank{slice: 1 << 30, left: 1 << 40}
+		mod, err := run(t, wasm, tk, wazero.NewModuleConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tk.used(mod); got != tc.want {
+			t.Errorf("%s: used %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	if joinUnits(16) != 0 || joinUnits(19) != 1 || joinUnits(256) != 80 || joinUnits(259) != 87 {
+		t.Errorf("joinUnits: 16 %d, 19 %d, 256 %d, 259 %d", joinUnits(16), joinUnits(19), joinUnits(256), joinUnits(259))
+	}
+}

@@ -149,9 +149,10 @@ const checkEvery = Reserve
 // frame is an open block, loop or if, for the placement of checks.
 type frame struct {
 	loop, isIf, hasElse bool
-	targeted            bool  // a branch goes to it: its start (loop) or end joins paths
-	start               int64 // acc where an if began (the path around it)
-	end                 int64 // the most acc of the paths that reach its end
+	targeted            bool   // a branch goes to it: its start (loop) or end joins paths
+	arity               uint64 // the slots of the values a branch to it passes
+	start               int64  // acc where an if began (the path around it)
+	end                 int64  // the most acc of the paths that reach its end
 }
 
 // checkKind says which tank check starts a segment.
@@ -185,11 +186,14 @@ type bodyRewriter struct {
 	code   []byte // the function's instrumented code so far
 	seg    []byte // the current segment's instructions
 	raw    int
-	count  int64     // units charged for the current segment
-	access int64     // memory accesses among them, charged AccessPrice more each
-	called int64     // calls among them (one at most), charged CallPrice more each
-	check  checkKind // the check that starts the current segment
-	depth  int       // open blocks, the function's own included
+	count  int64 // units charged for the current segment
+	access int64 // memory accesses among them, charged AccessPrice more each
+	called int64 // calls among them (one at most), charged CallPrice more each
+	// branched counts the branches among them (one at most), charged
+	// BranchPrice more each.
+	branched int64
+	check    checkKind // the check that starts the current segment
+	depth    int       // open blocks, the function's own included
 
 	// Checks are placed so that at most checkEvery units run between one
 	// and the next on any path (see endSegment). acc is the most units
@@ -233,6 +237,10 @@ func (m *rewriter) codeSection(r *reader) {
 	if len(r.b) > MaxCodeSection {
 		overLimit(r, "the size of the code section (bytes)", uint64(len(r.b)), MaxCodeSection)
 		return
+	}
+	m.codeBytes = uint64(len(r.b))
+	if BranchPrice(m.codeBytes, true) > 0 {
+		m.branchUnits = 1
 	}
 	n := r.count()
 	if defined := len(m.funcs) - int(m.funcImports); n != defined {
@@ -286,20 +294,28 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 	}
 	localsEnd := r.pos
 	b.fuel, b.tmp, b.stack, b.cost = uint32(b.locals), uint32(b.locals+1), uint32(b.locals+2), uint32(b.locals+3)
-	b.code, b.seg = b.code[:0], b.seg[:0]
-	b.raw, b.count, b.access, b.check, b.depth = r.pos, 0, 0, entryCheck, 1
-	// The entry pays for zeroing the declared locals.
-	b.count = int64(b.locals-uint64(len(m.types[m.funcs[fn]].params))) / LocalsPerUnit
-	b.acc, b.must, b.checked = 0, false, false
-	b.frames = append(b.frames[:0], frame{})
-	b.code = b.syncIn(b.code)
-	entry := len(b.code)
-	b.calls, b.callValues = false, 0
-	b.values, b.joins, b.assigned, b.fn = 0, 0, 0, fn
+	b.assigned, b.fn = 0, fn
 	if uint64(len(b.assignedIn)) < b.locals {
 		b.assignedIn = make([]uint32, b.locals)
 	}
-	b.instructions()
+	// Two passes: the first counts the locals the function assigns (what
+	// a join can take, see joinWidth), which the second, whose output is
+	// kept, prices at every join.
+	var entry int
+	for pass := 0; pass < 2 && r.err == nil; pass++ {
+		r.pos = localsEnd
+		b.code, b.seg = b.code[:0], b.seg[:0]
+		b.raw, b.count, b.access, b.called, b.branched, b.check, b.depth = r.pos, 0, 0, 0, 0, entryCheck, 1
+		// The entry pays for zeroing the declared locals.
+		b.count = int64(b.locals-uint64(len(params))) / LocalsPerUnit
+		b.acc, b.must, b.checked = 0, false, false
+		b.frames = append(b.frames[:0], frame{})
+		b.code = b.syncIn(b.code)
+		entry = len(b.code)
+		b.calls, b.callValues = false, 0
+		b.values, b.joins = 0, 0
+		b.instructions()
+	}
 	if r.err != nil {
 		return c
 	}
@@ -348,13 +364,13 @@ func (m *rewriter) checkFunc() uint32 { return uint32(len(m.funcs)) + 1 }
 // of them calls): on a tank that cannot pay, the host gives it back, since
 // the code it paid for does not run. The charge is computed again only on
 // that rare path.
-func (b *bodyRewriter) appendCheck(c []byte, count, access, called int64) []byte {
+func (b *bodyRewriter) appendCheck(c []byte, count, access, called, branched int64) []byte {
 	c = append(c, opcodeI64Const)
 	c = appendS64(c, Reserve)
 	c = append(c, opcodeI64LtS, opcodeIf, blockTypeEmpty, opcodeLocalGet)
 	c = appendU32(c, b.fuel)
 	if count >= 0 {
-		c = b.appendCharge(c, count, access, called)
+		c = b.appendCharge(c, count, access, called, branched)
 	} else { // charged at run time: the amount is in the local cost
 		c = append(c, opcodeLocalGet)
 		c = appendU32(c, b.cost)
@@ -371,10 +387,11 @@ func (b *bodyRewriter) appendCheck(c []byte, count, access, called int64) []byte
 // model 4) + called * the call price global (cost model 5), for the rare
 // paths that need the charge as a value (a check that gives it back, a
 // bulk operation); a segment subtracts it with appendSubCharge.
-func (b *bodyRewriter) appendCharge(c []byte, count, access, called int64) []byte {
+func (b *bodyRewriter) appendCharge(c []byte, count, access, called, branched int64) []byte {
 	c = append(c, opcodeI64Const)
 	c = appendS64(c, count)
 	c = b.appendSurcharge(c, access, globalPrice, opcodeI64Add)
+	c = b.appendSurcharge(c, branched, globalBranchPrice, opcodeI64Add)
 	return b.appendSurcharge(c, called, globalCallPrice, opcodeI64Add)
 }
 
@@ -408,6 +425,7 @@ func (b *bodyRewriter) appendSubCharge(c []byte) []byte {
 	c = appendS64(c, b.count)
 	c = append(c, opcodeI64Sub)
 	c = b.appendSurcharge(c, b.access, globalPrice, opcodeI64Sub)
+	c = b.appendSurcharge(c, b.branched, globalBranchPrice, opcodeI64Sub)
 	return b.appendSurcharge(c, b.called, globalCallPrice, opcodeI64Sub)
 }
 
@@ -458,11 +476,38 @@ func FrameBytes(values uint64) int64 {
 // but compilers keep the operand stack short: it is what the meter can
 // count in one pass, and it cannot be beaten by the shape of the code.
 func (b *bodyRewriter) frameValues() uint64 {
-	assigned := b.assigned
+	return b.values + b.slots + b.assignedSlots()*b.joins + b.callValues
+}
+
+// assignedSlots is the slots of the locals the function assigns, a v128
+// counting twice (all of them, if the function has any v128 local).
+func (b *bodyRewriter) assignedSlots() uint64 {
 	if b.slots > b.locals {
-		assigned *= 2 // some locals are v128
+		return 2 * b.assigned
 	}
-	return b.values + b.slots + assigned*b.joins + b.callValues
+	return b.assigned
+}
+
+// joinWidth is the values a branch to a block, loop or if of that arity
+// moves: its own parameters (a loop) or results, and a new value of every
+// local the function assigns. wazero moves them all at every branch, and
+// where an argument is one of the target's own values it moves it through
+// a temporary of its own (lowerBlockArguments in its compiler), which, past
+// the registers, is spilled to a slot of its own: every edge into a join
+// counts its width in the frame's values (the fifth red team: 256 br_ifs
+// passing 64 v128 locals took 258,817 bytes a frame).
+func (b *bodyRewriter) joinWidth(arity uint64) uint64 { return arity + b.assignedSlots() }
+
+// joinUnits is what arriving at a join of that width costs beyond the
+// instructions (cost model 5): nothing for what the registers hold, then 1
+// unit for every JoinValuesPerUnit values moved, and 6 more for every
+// JoinValuesPerUnit past JoinWideValues (the fifth red team: a loop
+// passing 1,000 locals back took 0.2 µs of CPU a unit, 10,000 locals 15
+// µs; at a third of a unit a value, 3.2 and 11-12.6 ns a unit: a wide
+// join's values no longer fit the fastest caches, and cost more each).
+func joinUnits(width uint64) int64 {
+	return int64(max(width, JoinFreeValues)-JoinFreeValues)/JoinValuesPerUnit +
+		6*int64(max(width, JoinWideValues)-JoinWideValues)/JoinValuesPerUnit
 }
 
 // assign counts local l as assigned in the function, once.
@@ -618,27 +663,31 @@ func (b *bodyRewriter) instructions() {
 			b.flush(start)
 			b.withFuncIndex(op)
 		case opBlock:
-			b.blockType()
+			_, results := b.blockType()
 			b.nest()
-			b.frames = append(b.frames, frame{})
+			b.frames = append(b.frames, frame{arity: results})
 		case opLoop:
-			b.blockType()
+			params, _ := b.blockType()
 			b.nest()
 			if b.count == 0 {
 				b.check = noCheck // the loop header's check follows at once
 			}
 			b.structural(start)
-			b.frames = append(b.frames, frame{loop: true})
+			b.frames = append(b.frames, frame{loop: true, arity: params})
 			b.check = loopCheck
+			// The header is a join: every way in moves its values.
+			b.count += joinUnits(b.joinWidth(params))
 		case opIf:
 			b.count++
-			b.blockType()
+			b.branched += b.m.branchUnits
+			_, results := b.blockType()
 			b.nest()
 			b.endSegment()
-			b.frames = append(b.frames, frame{isIf: true, start: b.acc})
+			b.frames = append(b.frames, frame{isIf: true, start: b.acc, arity: results})
 		case opElse:
 			b.structural(start)
 			if f := &b.frames[len(b.frames)-1]; f.isIf && !f.hasElse {
+				b.values += b.joinWidth(f.arity) // the then arm's edge to the end
 				f.end = max(f.end, b.acc)
 				b.acc, f.hasElse = f.start, true
 			} else {
@@ -653,8 +702,15 @@ func (b *bodyRewriter) instructions() {
 			b.structural(start)
 			f := b.frames[len(b.frames)-1]
 			b.frames = b.frames[:len(b.frames)-1]
-			if (f.targeted || f.isIf) && len(b.frames) > 0 {
-				b.joins++ // the function's own end is not a join: it returns
+			if (f.targeted || f.isIf) && len(b.frames) > 0 && !f.loop {
+				// A join (the function's own end returns; a loop's end
+				// is not one): the edge falling into it moves its
+				// values, and every way in pays for them.
+				b.joins++
+				b.values += b.joinWidth(f.arity)
+				b.count += joinUnits(b.joinWidth(f.arity))
+			} else if f.loop && f.targeted {
+				b.joins++
 			}
 			if f.isIf && !f.hasElse {
 				f.end = max(f.end, f.start)
@@ -670,6 +726,7 @@ func (b *bodyRewriter) instructions() {
 			}
 		case opBr:
 			b.count++
+			b.branched += m.branchUnits
 			label := r.u32()
 			if b.leavesFunction(label) {
 				b.syncOutBefore(start)
@@ -682,6 +739,7 @@ func (b *bodyRewriter) instructions() {
 			}
 		case opBrTable:
 			b.count++
+			b.branched += m.branchUnits
 			leaves := false
 			n := r.count()
 			if n > MaxBrTableTargets {
@@ -802,6 +860,9 @@ func (b *bodyRewriter) branch(label uint32) {
 	}
 	f := &b.frames[len(b.frames)-1-int(label)]
 	f.targeted = true
+	if len(b.frames)-1-int(label) > 0 {
+		b.values += b.joinWidth(f.arity)
+	}
 	if !f.loop {
 		f.end = max(f.end, b.acc)
 	}
@@ -854,6 +915,12 @@ func (b *bodyRewriter) flush(end int) {
 // the code that ran. Checking every segment would make wazero's compile
 // time of a Go bot twice as long.
 func (b *bodyRewriter) endSegment() {
+	if b.check == loopCheck && b.count == 0 {
+		// A loop header whose code up to the next branch or block boundary
+		// is free still checks the tank: it costs 1 (the fifth red team's
+		// 1,000 empty loops a unit took 0.8 µs of CPU a unit).
+		b.count = 1
+	}
 	b.flush(b.r.pos)
 	c := b.code
 	acc := b.acc + b.count
@@ -866,7 +933,7 @@ func (b *bodyRewriter) endSegment() {
 			c = append(c, opcodeLocalTee)
 			c = appendU32(c, b.fuel)
 		}
-		c = b.appendCheck(c, b.count, b.access, b.called)
+		c = b.appendCheck(c, b.count, b.access, b.called, b.branched)
 		if b.check == loopCheck {
 			c = b.syncOut(c) // global = fuel, so a trap leaves it nearly exact
 		}
@@ -889,7 +956,7 @@ func (b *bodyRewriter) endSegment() {
 	if len(b.code) > b.room {
 		b.r.refuse("the module's code grows past %d MiB when metered (compilers' output grows by about a half): it is made of an unusual number of branches and calls", maxMeteredCode>>20)
 	}
-	b.count, b.access, b.called, b.check, b.must, b.checked = 0, 0, 0, noCheck, false, false
+	b.count, b.access, b.called, b.branched, b.check, b.must, b.checked = 0, 0, 0, 0, noCheck, false, false
 }
 
 // structural handles block structure that is a branch target or a fork
@@ -904,23 +971,27 @@ func (b *bodyRewriter) structural(start int) {
 	b.raw = end
 }
 
-func (b *bodyRewriter) blockType() {
+// blockType reads a block type and returns the slots of its parameters
+// and of its results.
+func (b *bodyRewriter) blockType() (params, results uint64) {
 	r := &b.r
 	c := r.byte()
 	switch {
 	case c == blockTypeEmpty:
 	case c >= 0x40 && c < 0x80: // a one-byte negative s33: a value type
 		b.m.checkValueType(r, c)
-		b.values += valueSlots([]byte{c})
+		results = valueSlots([]byte{c})
 	default: // a type index, for multi-value blocks
 		r.pos--
 		if t := r.signed(33); t < 0 || t >= int64(len(b.m.types)) {
 			r.fail("block type %d does not exist", t)
 		} else {
 			ty := b.m.types[t]
-			b.values += valueSlots(ty.params) + valueSlots(ty.results)
+			params, results = valueSlots(ty.params), valueSlots(ty.results)
 		}
 	}
+	b.values += params + results
+	return params, results
 }
 
 func (b *bodyRewriter) memarg() {
@@ -1033,7 +1104,7 @@ func (b *bodyRewriter) chargeCount(start int, base, clamp, price int64, shift by
 	s = appendU32(s, b.cost)
 	s = append(s, opcodeI64Sub, opcodeLocalTee)
 	s = appendU32(s, b.fuel)
-	b.seg = b.appendCheck(s, -1, 0, 0)
+	b.seg = b.appendCheck(s, -1, 0, 0, 0)
 	b.checked = true
 	b.endSegment()
 }

@@ -236,4 +236,6 @@ func setPrices(mod api.Module, dear bool) {
 	mod.ExportedGlobal(PriceExport).(api.MutableGlobal).Set(uint64(AccessPrice(pages, dear)))
 	functions := mod.ExportedGlobal(FunctionsExport).Get()
 	mod.ExportedGlobal(CallPriceExport).(api.MutableGlobal).Set(uint64(CallPrice(functions, dear)))
+	code := mod.ExportedGlobal(CodeBytesExport).Get()
+	mod.ExportedGlobal(BranchPriceExport).(api.MutableGlobal).Set(uint64(BranchPrice(code, dear)))
 }

@@ -67,10 +67,16 @@ const (
 	// hold, in 64 KiB pages of TableElementBytes an element (rounded down),
 	// added to the memory's size for AccessPrice.
 	TablePagesExport = "arena_table_pages"
+	// BranchPriceExport is the exported mutable i64 global: the surcharge
+	// per branch (br, br_if, br_table, if), set by the host.
+	BranchPriceExport = "arena_branch_price"
+	// CodeBytesExport is the exported i64 global: the size of the module's
+	// code section in bytes, for BranchPrice.
+	CodeBytesExport = "arena_code_bytes"
 )
 
 // reservedExports are the export names the pass adds.
-var reservedExports = []string{GlobalExport, PriceExport, CallPriceExport, FunctionsExport, TablePagesExport}
+var reservedExports = []string{GlobalExport, PriceExport, CallPriceExport, FunctionsExport, TablePagesExport, BranchPriceExport, CodeBytesExport}
 
 // Reserve is what every check asks the tank to hold after the charge of the
 // code it starts: the most that can be charged, on any path, before the next
@@ -109,6 +115,14 @@ const (
 	// the plain loop's, the slowest instruction measured
 	// (BenchmarkCalibrate in package sandbox).
 	SqrtPrice = 4
+	// A join (a loop's header, the end of an if or of a block a branch
+	// goes to) costs 1 unit more for every JoinValuesPerUnit values past
+	// JoinFreeValues that arriving there moves, and 6 more for every
+	// JoinValuesPerUnit past JoinWideValues, where the values no longer fit
+	// the host's fastest caches (joinUnits, cost model 5).
+	JoinFreeValues    = 16
+	JoinValuesPerUnit = 3
+	JoinWideValues    = 256
 	// Instantiation, charged to the start-up allowance: PagePrice per page
 	// of initial memory, TableElementPrice per initial table element, and
 	// 1 per BulkBytesPerUnit bytes of the data section.
@@ -281,4 +295,41 @@ func CallPrice(functions uint64, dear bool) int64 {
 		return priceOf(callDearTiers, functions)
 	}
 	return priceOf(callTurnTiers, functions)
+}
+
+// Cost model 5 also prices branches by the size of the module's code. A
+// branch jumps to another place of the code, and a bot whose code is
+// megabytes of small pieces, each a branch over a stretch that never runs,
+// makes every branch fetch code from another line, or page, that is not in
+// the host's caches: the fifth red team's 512 functions (no call
+// surcharge) of such pieces took 1.4 ns of CPU a unit in 434 KB of code, 6.7
+// in 867 KB, 13 in 1.7 MB, 21-50 in 1.9 MB (smaller pieces), 16 in 2.3 MB,
+// 56 in 4 MB and 88 in 8 MB (a piece is 2 units: i32.const and if). Every
+// br, br_if, br_table and if costs 1 + BranchPrice of the code section's
+// size, set so that a piece takes at most about 25 ns a unit in a turn and 5
+// dear, as a memory or call chase does.
+
+// branchTurnTiers price branches in a turn, by the code section's bytes.
+var branchTurnTiers = []tier{
+	{Above: 1536 << 10, Price: 1}, // over 1.5 MiB: 21-50 ns a unit at 1.9 MB
+	{Above: 2304 << 10, Price: 5}, // over 2.25 MiB: 56 ns at 4 MB
+	{Above: 4 << 20, Price: 8},    // over 4 MiB: 88 ns at 8 MB
+}
+
+// branchDearTiers price branches in start-up and past DearAfter.
+var branchDearTiers = []tier{
+	{Above: 448 << 10, Price: 1},   // over 448 KiB: 6.7 ns at 867 KB
+	{Above: 896 << 10, Price: 5},   // over 896 KiB: 13 ns at 1.7 MB
+	{Above: 1536 << 10, Price: 10}, // over 1.5 MiB: 21-50 ns at 1.9 MB
+	{Above: 2304 << 10, Price: 28}, // over 2.25 MiB: 56 ns at 4 MB
+	{Above: 4 << 20, Price: 40},    // over 4 MiB: 88 ns at 8 MB
+}
+
+// BranchPrice is the surcharge per branch of a module whose code section
+// has that many bytes, at the prices of a turn, or the dear ones.
+func BranchPrice(codeBytes uint64, dear bool) int64 {
+	if dear {
+		return priceOf(branchDearTiers, codeBytes)
+	}
+	return priceOf(branchTurnTiers, codeBytes)
 }

@@ -61,12 +61,14 @@ type funcType struct {
 // The globals the pass adds after the input's, by their offset from the
 // first.
 const (
-	globalFuel       = iota // the fuel counter (GlobalExport)
-	globalStack             // the stack estimate (code.go, enterStack)
-	globalPrice             // the surcharge per memory access (PriceExport)
-	globalCallPrice         // the surcharge per call (CallPriceExport)
-	globalFunctions         // FunctionsExport
-	globalTablePages        // TablePagesExport
+	globalFuel        = iota // the fuel counter (GlobalExport)
+	globalStack              // the stack estimate (code.go, enterStack)
+	globalPrice              // the surcharge per memory access (PriceExport)
+	globalCallPrice          // the surcharge per call (CallPriceExport)
+	globalFunctions          // FunctionsExport
+	globalTablePages         // TablePagesExport
+	globalBranchPrice        // the surcharge per branch (BranchPriceExport)
+	globalCodeBytes          // CodeBytesExport
 )
 
 // rewriter carries what one pass over the module has learned so far and
@@ -105,9 +107,12 @@ type rewriter struct {
 	tablePagesAt int
 	// callUnits is 1 if calls pay a surcharge at some point (CallPrice of
 	// the module's functions, at the dear prices), 0 if they never do: then
-	// the code to subtract it is left out.
-	callUnits int64
-	body      bodyRewriter
+	// the code to subtract it is left out. branchUnits likewise for
+	// branches, by the code section's size, written at codeBytesAt.
+	callUnits, branchUnits     int64
+	codeBytes                  uint64
+	branchPriceAt, codeBytesAt int
+	body                       bodyRewriter
 }
 
 // instrument reads the whole module and returns the instrumented one and
@@ -146,6 +151,8 @@ func instrument(wasm []byte) ([]byte, int64, error) {
 		tables = m.tableMax
 	}
 	putPaddedS64(m.out[m.tablePagesAt:m.tablePagesAt+10], int64(tables*TableElementBytes/PageSize))
+	putPaddedS64(m.out[m.branchPriceAt:m.branchPriceAt+10], BranchPrice(m.codeBytes, true))
+	putPaddedS64(m.out[m.codeBytesAt:m.codeBytesAt+10], int64(m.codeBytes))
 	if !m.exportsStart {
 		return nil, 0, refusal(`the module does not export a function named "_start": a bot must be a WASI command (Go: GOOS=wasip1 GOARCH=wasm go build; C: clang --target=wasm32-wasi; Rust: a bin crate for wasm32-wasi)`)
 	}
@@ -586,9 +593,21 @@ func (m *rewriter) globalSection(r *reader) {
 	tablePagesAt := len(c)
 	c = append(c, make([]byte, 10)...)
 	c = append(c, 0x0b)
+	// The surcharge per branch, and the code's size it follows (written
+	// once the code section is known): (global (mut i64) (i64.const
+	// BranchPrice(code, true))) and (global i64 (i64.const code)).
+	c = append(c, typeI64, 1, opcodeI64Const)
+	branchPriceAt := len(c)
+	c = append(c, make([]byte, 10)...)
+	c = append(c, 0x0b, typeI64, 0, opcodeI64Const)
+	codeBytesAt := len(c)
+	c = append(c, make([]byte, 10)...)
+	c = append(c, 0x0b)
 	m.emit(secGlobal, c)
 	m.initAt = len(m.out) - len(c) + initAt
 	m.tablePagesAt = len(m.out) - len(c) + tablePagesAt
+	m.branchPriceAt = len(m.out) - len(c) + branchPriceAt
+	m.codeBytesAt = len(m.out) - len(c) + codeBytesAt
 }
 
 func (m *rewriter) exportSection(r *reader) {
@@ -648,6 +667,7 @@ func (m *rewriter) exportSection(r *reader) {
 	}{
 		{GlobalExport, globalFuel}, {PriceExport, globalPrice}, {CallPriceExport, globalCallPrice},
 		{FunctionsExport, globalFunctions}, {TablePagesExport, globalTablePages},
+		{BranchPriceExport, globalBranchPrice}, {CodeBytesExport, globalCodeBytes},
 	} {
 		c = appendName(c, e.name)
 		c = append(c, kindGlobal)
