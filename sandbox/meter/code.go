@@ -208,10 +208,14 @@ type bodyRewriter struct {
 	fuel    uint32 // the local holding the counter (i64)
 	tmp     uint32 // the scratch local of bulk memory charges (i32)
 	cost    uint32 // the price of a bulk operation, charged at run time (i64)
-	stack   uint32 // this call's level of the stack estimate (i32)
-	calls   bool   // the function calls another
-	head    []byte // scratch for the function's start
-	room    int    // how large the function's code may grow
+	// branchPrice is the local holding the branch price global's value,
+	// read at entry, after every call and after every refill (the only
+	// places the host changes it), so that a branch subtracts a local.
+	branchPrice uint32
+	stack       uint32 // this call's level of the stack estimate (i32)
+	calls       bool   // the function calls another
+	head        []byte // scratch for the function's start
+	room        int    // how large the function's code may grow
 
 	// callValues is the most parameters and results of the calls the
 	// function makes: wazero keeps room for them in the caller's frame
@@ -293,7 +297,7 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 		overLimit(r, "the number of locals of all functions together (parameters included)", m.allLocals, MaxAllLocals)
 	}
 	localsEnd := r.pos
-	b.fuel, b.tmp, b.stack, b.cost = uint32(b.locals), uint32(b.locals+1), uint32(b.locals+2), uint32(b.locals+3)
+	b.fuel, b.tmp, b.stack, b.cost, b.branchPrice = uint32(b.locals), uint32(b.locals+1), uint32(b.locals+2), uint32(b.locals+3), uint32(b.locals+4)
 	b.assigned, b.fn = 0, fn
 	if uint64(len(b.assignedIn)) < b.locals {
 		b.assignedIn = make([]uint32, b.locals)
@@ -327,13 +331,13 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 		b.code = append(b.head, b.code[entry:]...)
 		b.head = b.code[:0:0]
 	}
-	// Four more locals: (local $fuel i64) (local $tmp i32) (local $stack i32)
-	// (local $cost i64).
+	// Five more locals: (local $fuel i64) (local $tmp i32) (local $stack i32)
+	// (local $cost i64) (local $branchPrice i64).
 	groupBytes := body[lebLen(body):localsEnd]
-	c = appendU32(c, uint32(lebSize(uint64(groups+4))+len(groupBytes)+8+len(b.code)))
-	c = appendU32(c, uint32(groups+4))
+	c = appendU32(c, uint32(lebSize(uint64(groups+5))+len(groupBytes)+10+len(b.code)))
+	c = appendU32(c, uint32(groups+5))
 	c = append(c, groupBytes...)
-	c = append(c, 1, typeI64, 1, typeI32, 1, typeI32, 1, typeI64)
+	c = append(c, 1, typeI64, 1, typeI32, 1, typeI32, 1, typeI64, 1, typeI64)
 	return append(c, b.code...)
 }
 
@@ -379,6 +383,7 @@ func (b *bodyRewriter) appendCheck(c []byte, count, access, called, branched int
 	c = appendU32(c, b.m.checkFunc())
 	c = append(c, opcodeLocalSet)
 	c = appendU32(c, b.fuel)
+	c = b.loadBranchPrice(c)
 	return append(c, opcodeEnd)
 }
 
@@ -391,8 +396,19 @@ func (b *bodyRewriter) appendCharge(c []byte, count, access, called, branched in
 	c = append(c, opcodeI64Const)
 	c = appendS64(c, count)
 	c = b.appendSurcharge(c, access, globalPrice, opcodeI64Add)
-	c = b.appendSurcharge(c, branched, globalBranchPrice, opcodeI64Add)
+	c = b.appendBranchSurcharge(c, branched, opcodeI64Add)
 	return b.appendSurcharge(c, called, globalCallPrice, opcodeI64Add)
+}
+
+// appendBranchSurcharge applies op (add or subtract) of the branch price,
+// from its local, to the value on the stack, for n (0 or 1) branches.
+func (b *bodyRewriter) appendBranchSurcharge(c []byte, n int64, op byte) []byte {
+	if n == 0 {
+		return c
+	}
+	c = append(c, opcodeLocalGet)
+	c = appendU32(c, b.branchPrice)
+	return append(c, op)
 }
 
 // appendSurcharge applies op (add or subtract) of n times the price in the
@@ -425,7 +441,7 @@ func (b *bodyRewriter) appendSubCharge(c []byte) []byte {
 	c = appendS64(c, b.count)
 	c = append(c, opcodeI64Sub)
 	c = b.appendSurcharge(c, b.access, globalPrice, opcodeI64Sub)
-	c = b.appendSurcharge(c, b.branched, globalBranchPrice, opcodeI64Sub)
+	c = b.appendBranchSurcharge(c, b.branched, opcodeI64Sub)
 	return b.appendSurcharge(c, b.called, globalCallPrice, opcodeI64Sub)
 }
 
@@ -447,7 +463,8 @@ func (b *bodyRewriter) afterGrow() {
 	s = append(s, opcodeI64Const, 0, opcodeCall)
 	s = appendU32(s, b.m.checkFunc())
 	s = append(s, opcodeLocalSet)
-	b.seg = appendU32(s, b.fuel)
+	s = appendU32(s, b.fuel)
+	b.seg = b.loadBranchPrice(s)
 	b.checked = true
 	b.endSegment()
 }
@@ -558,12 +575,26 @@ func (b *bodyRewriter) stackBack(c []byte, w int64) []byte {
 	return appendU32(c, b.m.globals+globalStack)
 }
 
-// syncIn loads the counter from the global into the local.
+// syncIn loads the counter from the global into the local, and the branch
+// price if branches pay one.
 func (b *bodyRewriter) syncIn(c []byte) []byte {
 	c = append(c, opcodeGlobalGet)
 	c = appendU32(c, b.m.globals)
 	c = append(c, opcodeLocalSet)
-	return appendU32(c, b.fuel)
+	c = appendU32(c, b.fuel)
+	return b.loadBranchPrice(c)
+}
+
+// loadBranchPrice reads the branch price global into its local, if
+// branches pay one.
+func (b *bodyRewriter) loadBranchPrice(c []byte) []byte {
+	if b.m.branchUnits == 0 {
+		return c
+	}
+	c = append(c, opcodeGlobalGet)
+	c = appendU32(c, b.m.globals+globalBranchPrice)
+	c = append(c, opcodeLocalSet)
+	return appendU32(c, b.branchPrice)
 }
 
 // syncOut stores the counter from the local into the global.
@@ -726,8 +757,10 @@ func (b *bodyRewriter) instructions() {
 			}
 		case opBr:
 			b.count++
-			b.branched += m.branchUnits
 			label := r.u32()
+			if !b.toLoop(label) {
+				b.branched += m.branchUnits
+			}
 			if b.leavesFunction(label) {
 				b.syncOutBefore(start)
 				b.must = true
@@ -866,6 +899,15 @@ func (b *bodyRewriter) branch(label uint32) {
 	if !f.loop {
 		f.end = max(f.end, b.acc)
 	}
+}
+
+// toLoop tells whether a branch to label goes back to a loop's header, which
+// a loop's code keeps in the host's caches, so it pays no branch surcharge.
+// (It is also where the surcharge costs most: charging the branches back
+// to a loop made the Go search's metered run 1.25-1.46 times its unmetered
+// time, 1.22-1.27 without, against 1.15-1.26 with no branch surcharge.)
+func (b *bodyRewriter) toLoop(label uint32) bool {
+	return int64(label) < int64(len(b.frames)) && b.frames[len(b.frames)-1-int(label)].loop
 }
 
 // leavesFunction tells whether a branch to label returns from the function.

@@ -312,8 +312,8 @@ func CallPrice(functions uint64, dear bool) int64 {
 // branchTurnTiers price branches in a turn, by the code section's bytes.
 var branchTurnTiers = []tier{
 	{Above: 1536 << 10, Price: 1}, // over 1.5 MiB: 21-50 ns a unit at 1.9 MB
-	{Above: 2304 << 10, Price: 5}, // over 2.25 MiB: 56 ns at 4 MB
-	{Above: 4 << 20, Price: 8},    // over 4 MiB: 88 ns at 8 MB
+	{Above: 2304 << 10, Price: 7}, // over 2.25 MiB: 56 ns at 4 MB
+	{Above: 4 << 20, Price: 10},   // over 4 MiB: 88 ns at 8 MB
 }
 
 // branchDearTiers price branches in start-up and past DearAfter.
@@ -321,8 +321,8 @@ var branchDearTiers = []tier{
 	{Above: 448 << 10, Price: 1},   // over 448 KiB: 6.7 ns at 867 KB
 	{Above: 896 << 10, Price: 5},   // over 896 KiB: 13 ns at 1.7 MB
 	{Above: 1536 << 10, Price: 10}, // over 1.5 MiB: 21-50 ns at 1.9 MB
-	{Above: 2304 << 10, Price: 28}, // over 2.25 MiB: 56 ns at 4 MB
-	{Above: 4 << 20, Price: 40},    // over 4 MiB: 88 ns at 8 MB
+	{Above: 2304 << 10, Price: 36}, // over 2.25 MiB: 56 ns at 4 MB
+	{Above: 4 << 20, Price: 50},    // over 4 MiB: 88 ns at 8 MB
 }
 
 // BranchPrice is the surcharge per branch of a module whose code section
