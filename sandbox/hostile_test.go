@@ -114,7 +114,7 @@ func TestNoFilesystem(t *testing.T) {
 func TestCPUBackstop(t *testing.T) {
 	mod := probe(t, "")
 	const limit = 200 * time.Millisecond
-	in, err := testRT.Start(context.Background(), mod, Config{Tank: bigTank(), Limits: Limits{CPU: limit, Wall: time.Hour}})
+	in, err := testRT.Start(context.Background(), mod, Config{Tank: hugeTank(), Limits: Limits{CPU: limit, Wall: time.Hour}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestCPUBackstop(t *testing.T) {
 // The wall-clock limit is the last resort, and stops a bot too.
 func TestWallClockLastResort(t *testing.T) {
 	mod := probe(t, "")
-	in, err := testRT.Start(context.Background(), mod, Config{Tank: bigTank(), Limits: Limits{CPU: time.Hour, Wall: 200 * time.Millisecond}})
+	in, err := testRT.Start(context.Background(), mod, Config{Tank: hugeTank(), Limits: Limits{CPU: time.Hour, Wall: 200 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,6 +89,11 @@ func protocolTank() *Tank { return &Tank{PerTurn: 5_000_000, Cap: 20_000_000} }
 
 func bigTank() *Tank { return &Tank{PerTurn: 2_000_000_000, Cap: 2_000_000_000} }
 
+// hugeTank is a tank no bot spends before the backstop: past its first
+// 20,000,000 units an answer pays the dear prices (docs/fuel.md), at which
+// a Go bot's loop spent bigTank in 0.16 s of CPU under cost model 5.
+func hugeTank() *Tank { return &Tank{PerTurn: 1 << 50, Cap: 1 << 50} }
+
 // play sends the observations in turn and returns the replies.
 func play(t *testing.T, b bot.Bot, observations ...string) []protocol.Reply {
 	t.Helper()

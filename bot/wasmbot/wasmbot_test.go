@@ -336,7 +336,7 @@ func TestNeverStopsIsRetired(t *testing.T) {
 // bot's memory of about 3 MiB; under cost model 3, with a reserve of 1,000,
 // it was 4,999,001, 4,999,002, 4,998,999 and 4,998,999; under cost model 4,
 // 4,991,000, 4,991,002, 4,991,003 and 4,991,002).
-var dryTurns = map[int]int64{1: 4_990_999, 2: 4_991_002, 3: 4_991_002, 4: 4_991_003}
+var dryTurns = map[int]int64{1: 4_990_997, 2: 4_990_996, 3: 4_990_996, 4: 4_991_001}
 
 // goReserve is the reserve of a check (docs/fuel.md) for the Go test bots,
 // whose memory is 2 to 32 MiB.
