@@ -2,7 +2,7 @@
 """Plays an outside Dots and Boxes engine as an Arena `exec:` bot.
 
     arena match --game dots-and-boxes \
-        --bot "exec:scripts/dnb-engine-adapter.py /path/to/engine [ARG...]" \
+        --bot "exec:scripts/dnb-engine-adapter.py [--opening N] /path/to/engine [ARG...]" \
         --bot builtin:search
 
 The engine is held out of the repository (docs/bots-strength.md, "Against a
@@ -19,8 +19,16 @@ history; an edge it did not see appear (a match resumed from a replay) is
 put in index order. When it is not the seat's turn, or the
 engine's answer is not an undrawn edge, the first undrawn edge is played
 (the game's default move); a bad answer is reported on stderr.
+
+--opening N varies the games: the seat's first N moves are not asked of the
+engine but drawn at random among the safe edges (those that give no box its
+third side), from a generator seeded by the match's nonce. The board always
+starts empty and both a node-limited engine and builtin:search are
+deterministic, so without it every board of a tournament replays the same
+two games. The same board seed gives the same nonce in both seatings.
 """
 import json
+import random
 import subprocess
 import sys
 
@@ -40,11 +48,37 @@ def drawn_edges(obs):
     return "".join("1" if x else "0" for x in flat)
 
 
+def safe_edges(drawn):
+    """The undrawn edges that give no box its third side."""
+    sides = [[0] * COLS for _ in range(ROWS)]
+    boxes_of = []
+    for e in range(NUM_H * 2):
+        if e < NUM_H:
+            r, c = e // COLS, e % COLS
+            bs = [(r - 1, c), (r, c)]
+        else:
+            r, c = (e - NUM_H) // (COLS + 1), (e - NUM_H) % (COLS + 1)
+            bs = [(r, c - 1), (r, c)]
+        bs = [(br, bc) for br, bc in bs if 0 <= br < ROWS and 0 <= bc < COLS]
+        boxes_of.append(bs)
+        if drawn[e] == "1":
+            for br, bc in bs:
+                sides[br][bc] += 1
+    return [e for e in range(NUM_H * 2) if drawn[e] == "0" and all(sides[br][bc] < 2 for br, bc in boxes_of[e])]
+
+
 def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: dnb-engine-adapter.py ENGINE [ARG...]")
-    engine = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    args = sys.argv[1:]
+    opening = 0
+    if len(args) >= 2 and args[0] == "--opening":
+        opening = int(args[1])
+        args = args[2:]
+    if not args:
+        sys.exit("usage: dnb-engine-adapter.py [--opening N] ENGINE [ARG...]")
+    engine = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     history = []
+    rng = None
+    played = 0
     for line in sys.stdin:
         try:
             obs = json.loads(line)
@@ -62,7 +96,14 @@ def main():
         seen = set(history)
         history += [x for x, d in enumerate(drawn) if d == "1" and x not in seen]
         e = drawn.index("0")
-        if obs.get("you") == obs.get("to_move"):
+        if rng is None:
+            rng = random.Random(obs.get("nonce", 0))
+        safe = safe_edges(drawn) if played < opening and obs.get("you") == obs.get("to_move") else []
+        if safe:
+            e = rng.choice(safe)
+            played += 1
+        elif obs.get("you") == obs.get("to_move"):
+            played = opening
             engine.stdin.write(" ".join(map(str, history)) + "\n")
             engine.stdin.flush()
             reply = engine.stdout.readline().strip()

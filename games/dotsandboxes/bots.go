@@ -76,7 +76,8 @@ func (b *greedyBot) Act(st game.State, seat int) []byte {
 //     end of a chain or loop the only choices are "take all" and "decline the
 //     last two (four)" (captureChoice in chains.go);
 //   - openings that hand over the same boxes the same way are one move, and
-//     while safe edges remain only sacrifices of one or two boxes are tried,
+//     sacrifices while safe edges remain are tried (of any size at the hard
+//     level, of one or two boxes at medium),
 //     which is how a player who is losing the fight for control changes the
 //     parity (the long chain rule);
 //   - past the depth limit, a position with few enough safe edges is searched
@@ -89,7 +90,8 @@ func (b *greedyBot) Act(st game.State, seat int) []byte {
 //   - the transposition table is keyed by the drawn edges under the eight
 //     symmetries of the square board, since the mover's net future boxes
 //     depend on nothing else;
-//   - once no depth limit is hit, the search is exact and stops early.
+//   - once no depth limit is hit, the search is exact and stops early; the
+//     hard level first tries a search with no depth limit from 34 free edges.
 type searchBot struct {
 	lv searchLevel
 	s  *searcher

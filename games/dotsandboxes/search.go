@@ -21,9 +21,15 @@ type searchLevel struct {
 	// closer to the odds.
 	playouts int
 	// allGifts: with at most this many safe edges left, sacrifices of any
-	// size are tried, not only of one or two boxes: near the end of the
-	// fight, giving a whole chain away can be what keeps control.
+	// size are tried, not only of one or two boxes: in the fight for
+	// control, giving a whole chain away can be what keeps it, even with a
+	// dozen safe edges left (TestSearchGivesWholeChainEarly).
 	allGifts int
+	// exactNodes, when set, is spent first on a search with no depth limit
+	// once at most exactFree edges are left. If it finishes, its move keeps
+	// the exact value and is played; if not, the usual iterative deepening
+	// runs with the move's budget, helped by what the attempt stored.
+	exactNodes, exactFree int
 }
 
 // The levels offered as house bots. The hard one is the default search; its
@@ -32,7 +38,8 @@ var (
 	levelEasy   = searchLevel{nodes: 2_000, sacrifices: false, playouts: 1}
 	levelMedium = searchLevel{nodes: 6_000, sacrifices: true, quiet: 12, playouts: 1}
 	levelHard   = searchLevel{nodes: 60_000, sacrifices: true, quiet: 30,
-		lateNodes: 200_000, lateFree: 40, playouts: 1, allGifts: 4}
+		lateNodes: 200_000, lateFree: 40, playouts: 1, allGifts: NumEdges,
+		exactNodes: 500_000, exactFree: 34}
 )
 
 const (
@@ -160,6 +167,15 @@ func (s *searcher) bestMove(b *Board) Edge {
 		s.budget = max(s.budget, s.lv.lateNodes)
 	}
 	s.loony.stop, s.loony.stopped = s.stop, false
+	if s.lv.exactNodes > 0 && bits.OnesCount64(b.Undrawn()) <= s.lv.exactFree {
+		budget := s.budget
+		s.budget = s.lv.exactNodes
+		s.inexact = false
+		if e, _, ok := s.root(b, moves, NumEdges); ok && !s.inexact {
+			return e
+		}
+		s.nodes, s.budget = 0, budget
+	}
 	best := moves[0]
 	for depth := 1; depth <= NumEdges; depth++ {
 		s.inexact = false

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"testing"
 
+	solver "github.com/arenabots/arena/games/dotsandboxes/exact"
 	"github.com/arenabots/arena/internal/rng"
 )
 
@@ -112,5 +113,43 @@ func TestSearchBeatsChains(t *testing.T) {
 	t.Logf("search beats chains in %.0f%% of 12 seat-balanced matches", 100*rate)
 	if rate < 10.0/12 {
 		t.Errorf("search beats chains in only %.0f%% of 12 matches", 100*rate)
+	}
+}
+
+// TestSearchGivesWholeChainEarly pins the two rules of the hard level's
+// late middle game on a position of a game against a public engine (27
+// edges drawn, nine safe edges left, seat 1 to move; the exact value is -5).
+// A search that tries only sacrifices of one or two boxes while more than
+// four safe edges remain values it -9 and plays a move worth -9, even with
+// no node limit: keeping the value needs a bigger gift. The hard level tries
+// every sacrifice, and with 33 free edges its search without a depth limit
+// (exactNodes) finishes within the budget, so its move keeps the exact value.
+func TestSearchGivesWholeChainEarly(t *testing.T) {
+	b := Board{Drawn: 0x84b10f3f0d05af, Owned: [2]uint32{0xc, 0}, ToMove: 1}
+	ab, err := solver.NewAlphaBeta(Rows, Cols, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worth := func(e Edge) int {
+		after := b
+		if n := after.Play(e); n > 0 {
+			return n + ab.Value(after.Drawn)
+		}
+		return -ab.Value(after.Drawn)
+	}
+	want := ab.Value(b.Drawn)
+	if want != -5 {
+		t.Fatalf("exact value %d, want -5", want)
+	}
+	small := levelHard
+	small.allGifts = 4
+	s := newSearcher(small)
+	s.budget = 1 << 40
+	if e, v, _ := s.root(&b, s.moves(&b, true), NumEdges); v == want || worth(e) == want {
+		t.Errorf("with small gifts only: value %d, move %v worth %d; the position no longer tells the rules apart", v, e, worth(e))
+	}
+	e := newSearcher(levelHard).bestMove(&b)
+	if got := worth(e); got != want {
+		t.Errorf("the hard level plays %v, worth %d; best is %d", e, got, want)
 	}
 }

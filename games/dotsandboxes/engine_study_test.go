@@ -1,0 +1,357 @@
+package dotsandboxes
+
+// Tools for studying where builtin:search loses (docs/bots-strength.md,
+// "Against a public engine"). None runs unless its variable is set:
+//
+//   - TestEngineStudy plays the search against an outside engine, DNB_ENGINE
+//     (a command that reads one line of drawn edge indexes in drawn order and
+//     prints the index of its edge, as scripts/dnb-engine-adapter.py feeds
+//     it), on DNB_BOARDS boards from DNB_FIRST, each with either side first;
+//     the engine's first DNB_OPENING moves are random safe edges drawn from
+//     the board number, so that deterministic players do not replay one game.
+//     It writes the games to DNB_OUT (JSON lines) and logs the search's CPU
+//     time a move. In-process and without the protocol, it is the quick form
+//     of `arena tournament` with the adapter, not the measure of record.
+//   - TestEngineLosses reads such games (DNB_IN) and, from DNB_EXACT free
+//     edges on, values every position of the games the search did not win
+//     with the exact solver, to find the moves that lost boxes.
+//   - TestSearchUnlimited runs the search with no depth or node limit on
+//     positions of those games (DNB_UNLIMITED) and compares its value and its
+//     move with the exact solver's.
+//   - TestChainsStudy plays DNB_CHAINS_BOARDS seat-balanced boards against
+//     chains on the tournament's boards (seed 1).
+//
+// LV_NODES, LV_QUIET, LV_LATENODES, LV_LATEFREE, LV_PLAYOUTS, LV_ALLGIFTS,
+// LV_EXACTNODES and LV_EXACTFREE change the hard level's settings for them.
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math/bits"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arenabots/arena/game"
+	solver "github.com/arenabots/arena/games/dotsandboxes/exact"
+	"github.com/arenabots/arena/internal/rng"
+)
+
+type engineProc struct {
+	cmd *exec.Cmd
+	in  *bufio.Writer
+	out *bufio.Scanner
+}
+
+func startEngine(t testing.TB, spec string) *engineProc {
+	f := strings.Fields(spec)
+	cmd := exec.Command(f[0], f[1:]...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return &engineProc{cmd: cmd, in: bufio.NewWriter(stdin), out: bufio.NewScanner(stdout)}
+}
+
+// move asks the engine for its edge; NoEdge when it fails to answer one (the
+// caller plays the default move then, as the platform would).
+func (p *engineProc) move(history []Edge) Edge {
+	var sb strings.Builder
+	for i, e := range history {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(strconv.Itoa(int(e)))
+	}
+	sb.WriteByte('\n')
+	if _, err := p.in.WriteString(sb.String()); err != nil {
+		return NoEdge
+	}
+	if err := p.in.Flush(); err != nil || !p.out.Scan() {
+		return NoEdge
+	}
+	v, err := strconv.Atoi(strings.TrimSpace(p.out.Text()))
+	if err != nil {
+		return NoEdge
+	}
+	return Edge(v)
+}
+
+type harnessGame struct {
+	Board      int    `json:"board"`
+	SearchSeat int    `json:"search_seat"`
+	Moves      []Edge `json:"moves"`
+	Score      [2]int `json:"score"`
+}
+
+func harnessLevel() searchLevel {
+	lv := levelHard
+	set := func(name string, p *int) {
+		if v := os.Getenv(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				panic(fmt.Sprintf("%s=%q: %v", name, v, err))
+			}
+			*p = n
+		}
+	}
+	set("LV_NODES", &lv.nodes)
+	set("LV_QUIET", &lv.quiet)
+	set("LV_LATENODES", &lv.lateNodes)
+	set("LV_LATEFREE", &lv.lateFree)
+	set("LV_PLAYOUTS", &lv.playouts)
+	set("LV_ALLGIFTS", &lv.allGifts)
+	set("LV_EXACTNODES", &lv.exactNodes)
+	set("LV_EXACTFREE", &lv.exactFree)
+	return lv
+}
+
+func TestEngineStudy(t *testing.T) {
+	spec := os.Getenv("DNB_ENGINE")
+	if spec == "" {
+		t.Skip("DNB_ENGINE not set")
+	}
+	boards := envInt("DNB_BOARDS", 10)
+	first := envInt("DNB_FIRST", 1)
+	opening := envInt("DNB_OPENING", 2)
+	lv := harnessLevel()
+	t.Logf("level %+v", lv)
+	eng := startEngine(t, spec)
+	defer eng.cmd.Process.Kill()
+	var outF *os.File
+	if p := os.Getenv("DNB_OUT"); p != "" {
+		var err error
+		if outF, err = os.Create(p); err != nil {
+			t.Fatal(err)
+		}
+		defer outF.Close()
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var cpuTotal, cpuWorst time.Duration
+	searchMoves, nodeTotal := 0, 0
+	engineWins, margin, games := 0, 0, 0
+	for board := first; board < first+boards; board++ {
+		for searchSeat := 0; searchSeat < 2; searchSeat++ {
+			src := rng.New(uint64(board) * 7919)
+			st := NewState(int64(board))
+			bot := &searchBot{lv: lv}
+			var history []Edge
+			engMoves := 0
+			for !st.Over() {
+				var e Edge
+				if int(st.ToMove) == searchSeat {
+					if bot.s != nil {
+						bot.s.nodes = 0
+					}
+					t0 := threadCPU()
+					e = bot.move(&st.Board)
+					d := threadCPU() - t0
+					cpuTotal += d
+					cpuWorst = max(cpuWorst, d)
+					searchMoves++
+					nodeTotal += bot.s.nodes
+				} else {
+					_, safe, _ := st.classify()
+					if engMoves < opening && safe != 0 {
+						e = nthBit(safe, src.Intn(bits.OnesCount64(safe)))
+					} else {
+						e = eng.move(history)
+						if e < 0 || e >= NumEdges || st.IsDrawn(e) {
+							t.Logf("engine bad answer %d", e)
+							e = st.FirstUndrawn()
+						}
+					}
+					engMoves++
+				}
+				st.Play(e)
+				history = append(history, e)
+			}
+			sc := [2]int{st.Score(0), st.Score(1)}
+			d := sc[1-searchSeat] - sc[searchSeat]
+			if d > 0 {
+				engineWins++
+			}
+			margin += d
+			games++
+			t.Logf("board %d search seat %d: engine %+d", board, searchSeat, d)
+			if outF != nil {
+				b, err := json.Marshal(harnessGame{board, searchSeat, history, sc})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := fmt.Fprintln(outF, string(b)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	t.Logf("CPU search: %d moves, mean %.1f ms, worst %.1f ms, mean nodes %d", searchMoves, float64(cpuTotal.Microseconds())/1000/float64(searchMoves), float64(cpuWorst.Microseconds())/1000, nodeTotal/searchMoves)
+	t.Logf("RESULT engine wins %d of %d, mean engine margin %+.2f", engineWins, games, float64(margin)/float64(games))
+}
+
+// studyGames reads the games TestEngineStudy wrote to the file that the
+// variable names, skipping the test when it is not set.
+func studyGames(t *testing.T, variable string) []harnessGame {
+	path := os.Getenv(variable)
+	if path == "" {
+		t.Skip(variable + " not set")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var games []harnessGame
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var g harnessGame
+		if err := json.Unmarshal([]byte(line), &g); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		games = append(games, g)
+	}
+	return games
+}
+
+// move is Act without the state and the JSON.
+func (b *searchBot) move(bd *Board) Edge {
+	if b.s == nil {
+		b.s = newSearcher(b.lv)
+	}
+	return b.s.bestMove(bd)
+}
+
+// TestEngineLosses walks the games of DNB_IN that the engine won and
+// prints the exact value (to the search's side) of every position from
+// DNB_EXACT free edges on, marking the search's moves that lost value.
+func TestEngineLosses(t *testing.T) {
+	games := studyGames(t, "DNB_IN")
+	limit := envInt("DNB_EXACT", 30)
+	ab, err := solver.NewAlphaBeta(Rows, Cols, 23)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range games {
+		if g.Score[g.SearchSeat] > g.Score[1-g.SearchSeat] && os.Getenv("DNB_ALL") == "" {
+			continue
+		}
+		var b Board
+		prev := 99
+		prevWho := ""
+		for i, e := range g.Moves {
+			free := bits.OnesCount64(b.Undrawn())
+			if free <= limit {
+				v := ab.Value(b.Drawn)
+				// to the search's side, counting boxes so far
+				sv := b.Score(g.SearchSeat) - b.Score(1-g.SearchSeat)
+				if int(b.ToMove) == g.SearchSeat {
+					sv += v
+				} else {
+					sv -= v
+				}
+				mark := ""
+				if prev != 99 && sv < prev {
+					mark = " <-- lost"
+				}
+				if free == limit || mark != "" {
+					_, safe, _ := b.classify()
+					t.Logf("board %d seat %d ply %d free %d safe %d: final for search %+d (last move by %s)%s drawn %x", g.Board, g.SearchSeat, i, free, bits.OnesCount64(safe), sv, prevWho, mark, b.Drawn)
+				}
+				prev = sv
+			}
+			prevWho = "engine"
+			if int(b.ToMove) == g.SearchSeat {
+				prevWho = "search"
+			}
+			b.Play(e)
+		}
+		t.Logf("board %d seat %d: final %v", g.Board, g.SearchSeat, g.Score)
+	}
+}
+
+// TestChainsStudy plays the harness level against chains, seat-balanced,
+// on the tournament's board seeds (seed 1, round 0).
+func TestChainsStudy(t *testing.T) {
+	boards := envInt("DNB_CHAINS_BOARDS", 0)
+	if boards == 0 {
+		t.Skip("DNB_CHAINS_BOARDS not set")
+	}
+	lv := harnessLevel()
+	t.Logf("level %+v", lv)
+	wins, margin, games := 0, 0, 0
+	for b := 0; b < boards; b++ {
+		seed := rng.Mix(1, 0, uint64(b))
+		for searchSeat := 0; searchSeat < 2; searchSeat++ {
+			st := NewState(Nonce(seed))
+			var bots [2]interface {
+				Act(st game.State, seat int) []byte
+			}
+			bots[searchSeat] = &searchBot{lv: lv}
+			bots[1-searchSeat] = &chainsBot{}
+			for !st.Over() {
+				answers := [][]byte{bots[0].Act(st, 0), bots[1].Act(st, 1)}
+				st.Apply(answers)
+			}
+			d := st.Score(searchSeat) - st.Score(1-searchSeat)
+			if d > 0 {
+				wins++
+			} else {
+				t.Logf("board %d search seat %d: %+d", b, searchSeat, d)
+			}
+			margin += d
+			games++
+		}
+	}
+	t.Logf("RESULT search wins %d of %d against chains, mean margin %+.2f", wins, games, float64(margin)/float64(games))
+}
+
+// TestSearchUnlimited: see the file's comment. Positions with a capture
+// pending are skipped (the search makes it without searching).
+func TestSearchUnlimited(t *testing.T) {
+	games := studyGames(t, "DNB_UNLIMITED")
+	frees := []int{envInt("DNB_F1", 34), envInt("DNB_F2", 33), 32, 30}
+	for gi, g := range games {
+		if gi >= envInt("DNB_MAXGAMES", 6) {
+			break
+		}
+		var b Board
+		for _, e := range g.Moves {
+			free := bits.OnesCount64(b.Undrawn())
+			closing, _, _ := b.classify()
+			for _, f := range frees {
+				if free == f && closing == 0 {
+					ab, err := solver.NewAlphaBeta(Rows, Cols, 22)
+					if err != nil {
+						t.Fatal(err)
+					}
+					v := ab.Value(b.Drawn)
+					s := newSearcher(harnessLevel())
+					s.budget = 1 << 40
+					moves := s.moves(&b, true)
+					t0 := time.Now()
+					best, bv, _ := s.root(&b, moves, NumEdges)
+					d := time.Since(t0)
+					after := b
+					n := after.Play(best)
+					mv := n + ab.Value(after.Drawn)
+					if n == 0 {
+						mv = -ab.Value(after.Drawn)
+					}
+					t.Logf("game %d free %d: exact %d, bot %d (its move worth %d) nodes %d in %v inexact %v", gi, free, v, bv, mv, s.nodes, d.Round(time.Millisecond), s.inexact)
+				}
+			}
+			b.Play(e)
+		}
+	}
+}
