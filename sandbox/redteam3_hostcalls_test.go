@@ -60,13 +60,15 @@ func TestRedTeam3IovecsPayNoSurcharge(t *testing.T) {
 				return
 			}
 			defer in.Stop()
+			// Timed from before the first question: the work after the
+			// answer may run before or after the first Ask returns.
+			c0, _ := in.guestCPU()
 			if r := in.Ask(context.Background(), obsWithFuel(`{}`)); r.Status != protocol.OK {
 				t.Errorf("first answer %+v", r)
 				return
 			}
 			// The rest of the first answer's 100,000,000 goes on the
 			// work after the answer; the second question waits for it.
-			c0, _ := in.guestCPU()
 			r := in.Ask(context.Background(), obsWithFuel(`{}`))
 			c1, _ := in.guestCPU()
 			if left := in.Tank().Fuel(); r.Status != protocol.Fuel || left > 1e9-perAnswer+maxUnspent {
@@ -86,8 +88,12 @@ func TestRedTeam3IovecsPayNoSurcharge(t *testing.T) {
 	}
 	wi, wp := worst(cpu[iovecs]), worst(cpu[plain])
 	t.Logf("100,000,000 after an answer: iovecs %v, plain loop %v (thread CPU)", cpu[iovecs], cpu[plain])
-	if wi > 10*wp {
-		t.Errorf("iovecs took %v of CPU for 100,000,000 fuel, %.0f times the plain loop (%v): the dear prices aim at 10 times", wi, float64(wi)/float64(wp), wp)
+	// The dear prices aim at 5 ns of CPU a unit (docs/fuel.md), 0.5 s for
+	// these 100,000,000; the plain loop's rate is for comparison (it took
+	// 0.12-0.2 ns a unit here, the iovecs 2.0-2.5, when the test measured
+	// from the first question, 27 November).
+	if limit := time.Duration(100_000_000 * rt5DearRate * raceScale); wi > limit {
+		t.Errorf("iovecs took %v of CPU for 100,000,000 fuel (%.0f times the plain loop's %v), more than %v", wi, float64(wi)/float64(wp), wp, limit)
 	}
 }
 
