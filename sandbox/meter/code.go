@@ -299,6 +299,11 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 	localsEnd := r.pos
 	b.fuel, b.tmp, b.stack, b.cost, b.branchPrice = uint32(b.locals), uint32(b.locals+1), uint32(b.locals+2), uint32(b.locals+3), uint32(b.locals+4)
 	b.assigned, b.fn = 0, fn
+	if r.err != nil {
+		// Over a limit of locals: refused, and the count of assigned
+		// locals below must not be made for two billion of them.
+		return c
+	}
 	if uint64(len(b.assignedIn)) < b.locals {
 		b.assignedIn = make([]uint32, b.locals)
 	}
