@@ -494,9 +494,9 @@ func FrameBytes(values uint64) int64 {
 // instruction's results (one each, counted for every instruction, more for
 // calls and blocks), or from a place where paths join, where it may take a
 // new value of every local the function assigns (wazero drops those that
-// would hold the same value on every path before it gives out slots). The bound is loose for code written by hand,
-// but compilers keep the operand stack short: it is what the meter can
-// count in one pass, and it cannot be beaten by the shape of the code.
+// would hold the same value on every path before it gives out slots).
+// The bound is loose, but it is what the meter can count while it reads
+// the code, and it cannot be beaten by the shape of the code.
 func (b *bodyRewriter) frameValues() uint64 {
 	return b.values + b.slots + b.assignedSlots()*b.joins + b.callValues
 }
