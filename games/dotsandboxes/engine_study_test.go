@@ -14,26 +14,41 @@ package dotsandboxes
 //     of `arena tournament` with the adapter, not the measure of record.
 //   - TestEngineLosses reads such games (DNB_IN) and, from DNB_EXACT free
 //     edges on, values every position of the games the search did not win
-//     with the exact solver, to find the moves that lost boxes.
+//     with the exact solver, to find the moves that lost boxes. With
+//     DNB_ORACLE=search it values them with the search itself, unlimited,
+//     which is exact too and many times faster at 36 to 40 free edges.
 //   - TestSearchUnlimited runs the search with no depth or node limit on
 //     positions of those games (DNB_UNLIMITED) and compares its value and its
 //     move with the exact solver's.
+//   - TestSearchNodes runs the search with no depth or node limit on the
+//     first DNB_MAXPOS positions of DNB_NODES's games that have DNB_F free
+//     edges and no capture pending, and prints its nodes and time: the
+//     measure of the exact search's cost.
+//   - TestSearchSlowMoves times the hard level's move, from a cold table, at
+//     every position of DNB_SLOW's games with 37 or 38 free edges and no
+//     capture pending, where its exact attempt runs: its slowest moves.
 //   - TestChainsStudy plays DNB_CHAINS_BOARDS seat-balanced boards against
 //     chains on the tournament's boards (seed 1).
 //
 // LV_NODES, LV_QUIET, LV_LATENODES, LV_LATEFREE, LV_PLAYOUTS, LV_ALLGIFTS,
-// LV_EXACTNODES and LV_EXACTFREE change the hard level's settings for them.
+// LV_EXACTNODES, LV_EXACTFREE and LV_TABLEBITS change the hard level's
+// settings for them.
+//
+//   - TestMiddleAccuracy scores the level on positions of the fight for
+//     control whose moves the unlimited search has valued (its comment).
 
 import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/bits"
 	"os"
 	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -115,6 +130,7 @@ func harnessLevel() searchLevel {
 	set("LV_ALLGIFTS", &lv.allGifts)
 	set("LV_EXACTNODES", &lv.exactNodes)
 	set("LV_EXACTFREE", &lv.exactFree)
+	set("LV_TABLEBITS", &lv.tableBits)
 	return lv
 }
 
@@ -242,6 +258,19 @@ func TestEngineLosses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	value := ab.Value
+	if os.Getenv("DNB_ORACLE") == "search" {
+		value = func(drawn uint64) int {
+			b := Board{Drawn: drawn}
+			if b.Over() {
+				return 0
+			}
+			s := newSearcher(searchLevel{sacrifices: true, allGifts: NumEdges, tableBits: 22})
+			s.budget = math.MaxInt
+			_, v, _ := s.root(&b, s.moves(&b), NumEdges)
+			return v
+		}
+	}
 	for _, g := range games {
 		if g.Score[g.SearchSeat] > g.Score[1-g.SearchSeat] && os.Getenv("DNB_ALL") == "" {
 			continue
@@ -252,7 +281,7 @@ func TestEngineLosses(t *testing.T) {
 		for i, e := range g.Moves {
 			free := bits.OnesCount64(b.Undrawn())
 			if free <= limit {
-				v := ab.Value(b.Drawn)
+				v := value(b.Drawn)
 				// to the search's side, counting boxes so far
 				sv := b.Score(g.SearchSeat) - b.Score(1-g.SearchSeat)
 				if int(b.ToMove) == g.SearchSeat {
@@ -338,7 +367,7 @@ func TestSearchUnlimited(t *testing.T) {
 					v := ab.Value(b.Drawn)
 					s := newSearcher(harnessLevel())
 					s.budget = 1 << 40
-					moves := s.moves(&b, true)
+					moves := s.moves(&b)
 					t0 := time.Now()
 					best, bv, _ := s.root(&b, moves, NumEdges)
 					d := time.Since(t0)
@@ -354,4 +383,162 @@ func TestSearchUnlimited(t *testing.T) {
 			b.Play(e)
 		}
 	}
+}
+
+// TestSearchNodes: see the file's comment.
+func TestSearchNodes(t *testing.T) {
+	games := studyGames(t, "DNB_NODES")
+	f, maxPos := envInt("DNB_F", 34), envInt("DNB_MAXPOS", 20)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	total, n := 0, 0
+	var cpu time.Duration
+	for _, g := range games {
+		var b Board
+		for _, e := range g.Moves {
+			closing, _, _ := b.classify()
+			if bits.OnesCount64(b.Undrawn()) == f && closing == 0 && n < maxPos {
+				s := newSearcher(harnessLevel())
+				s.budget = math.MaxInt
+				t0 := threadCPU()
+				best, v, _ := s.root(&b, s.moves(&b), NumEdges)
+				d := threadCPU() - t0
+				cpu += d
+				total += s.nodes
+				n++
+				t.Logf("position %d: move %d, value %+d, %d nodes, %v CPU", n, best, v, s.nodes, d.Round(time.Millisecond))
+			}
+			b.Play(e)
+		}
+	}
+	t.Logf("RESULT %d positions at %d free edges: %d nodes, %v CPU", n, f, total, cpu.Round(time.Millisecond))
+}
+
+// midPosition is a position of the fight for control with the exact value
+// of each of the search's root moves there.
+type midPosition struct {
+	Drawn  uint64       `json:"drawn"`
+	Owned  [2]uint32    `json:"owned"`
+	ToMove int8         `json:"to_move"`
+	Values map[Edge]int `json:"values"` // move -> exact net boxes for the mover from here on
+}
+
+// TestMiddleAccuracy measures the hard level (as LV_* set it) on positions
+// of the engine games DNB_MID_GAMES with DNB_MID_FREE free edges (40 by
+// default), where the games are decided and no exact search fits in a move:
+// the share of positions where its move keeps the exact value, and the mean
+// boxes its moves lose. The exact values of every move take about a second
+// each; they are kept in DNB_MID (JSON lines), made on the first run.
+func TestMiddleAccuracy(t *testing.T) {
+	path := os.Getenv("DNB_MID")
+	if path == "" {
+		t.Skip("DNB_MID not set")
+	}
+	var positions []midPosition
+	if data, err := os.ReadFile(path); err == nil {
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var p midPosition
+			if err := json.Unmarshal([]byte(line), &p); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			positions = append(positions, p)
+		}
+	} else {
+		games := studyGames(t, "DNB_MID_GAMES")
+		free, most := envInt("DNB_MID_FREE", 40), envInt("DNB_MID_MAX", 30)
+		for _, g := range games {
+			var b Board
+			for _, e := range g.Moves {
+				closing, _, _ := b.classify()
+				if bits.OnesCount64(b.Undrawn()) == free && closing == 0 {
+					positions = append(positions, midPosition{Drawn: b.Drawn, Owned: b.Owned, ToMove: b.ToMove, Values: map[Edge]int{}})
+					break
+				}
+				b.Play(e)
+			}
+			if len(positions) == most {
+				break
+			}
+		}
+		// Two at a time: the machine has two cores.
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for w := 0; w < 2; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					p := &positions[i]
+					b := Board{Drawn: p.Drawn, Owned: p.Owned, ToMove: p.ToMove}
+					values := map[Edge]int{}
+					for _, m := range newSearcher(levelHard).moves(&b) {
+						o := newSearcher(searchLevel{sacrifices: true, allGifts: NumEdges, tableBits: 22})
+						o.budget = math.MaxInt
+						values[m] = o.child(&b, m, NumEdges, -NumBoxes-1, NumBoxes+1)
+					}
+					p.Values = values
+					t.Logf("position %d valued", i)
+				}
+			}()
+		}
+		for i := range positions {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		var out strings.Builder
+		for _, p := range positions {
+			line, _ := json.Marshal(p)
+			out.Write(line)
+			out.WriteByte('\n')
+		}
+		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lv := harnessLevel()
+	keeps, lost := 0, 0
+	for _, p := range positions {
+		b := Board{Drawn: p.Drawn, Owned: p.Owned, ToMove: p.ToMove}
+		best := math.MinInt
+		for _, v := range p.Values {
+			best = max(best, v)
+		}
+		m := newSearcher(lv).bestMove(&b)
+		v, ok := p.Values[m]
+		if !ok {
+			t.Fatalf("%x: move %d is not among the valued moves", p.Drawn, m)
+		}
+		if v == best {
+			keeps++
+		}
+		lost += best - v
+	}
+	t.Logf("RESULT level %+v: keeps the value in %d of %d positions, loses %.2f boxes a position", lv, keeps, len(positions), float64(lost)/float64(len(positions)))
+}
+
+// TestSearchSlowMoves: see the file's comment.
+func TestSearchSlowMoves(t *testing.T) {
+	games := studyGames(t, "DNB_SLOW")
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var worst, total time.Duration
+	n := 0
+	for _, g := range games {
+		var b Board
+		for _, e := range g.Moves {
+			closing, _, _ := b.classify()
+			if free := bits.OnesCount64(b.Undrawn()); (free == 37 || free == 38) && closing == 0 {
+				d, _ := timedMove(levelHard, &b)
+				worst = max(worst, d)
+				total += d
+				n++
+			}
+			b.Play(e)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no position with 37 or 38 free edges")
+	}
+	t.Logf("RESULT %d positions: mean %v CPU a move, slowest %v", n, (total / time.Duration(n)).Round(time.Millisecond), worst.Round(time.Millisecond))
 }

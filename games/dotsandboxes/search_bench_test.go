@@ -62,16 +62,23 @@ func benchSearchLevel(b *testing.B, lv searchLevel) {
 	for b.Loop() {
 		pos := positions[i%len(positions)]
 		i++
-		s := newSearcher(lv)
-		t0 := threadCPU()
-		s.bestMove(&pos)
-		d := threadCPU() - t0
+		d, n := timedMove(lv, &pos)
 		worst = max(worst, d)
 		total += d
-		nodes += s.nodes
+		nodes += n
 	}
 	b.ReportMetric(float64(nodes)/total.Seconds(), "nodes/cpu-s")
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(i), "cpu-ms/move")
 	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-cpu-ms")
 	b.ReportMetric(float64(nodes)/float64(i), "nodes/move")
+}
+
+// timedMove makes one move of level lv from a cold table and returns the
+// thread's CPU time it took and the nodes it searched. The caller locks
+// its OS thread.
+func timedMove(lv searchLevel, b *Board) (time.Duration, int) {
+	s := newSearcher(lv)
+	t0 := threadCPU()
+	s.bestMove(b)
+	return threadCPU() - t0, s.nodes
 }

@@ -145,11 +145,160 @@ func TestSearchGivesWholeChainEarly(t *testing.T) {
 	small.allGifts = 4
 	s := newSearcher(small)
 	s.budget = 1 << 40
-	if e, v, _ := s.root(&b, s.moves(&b, true), NumEdges); v == want || worth(e) == want {
+	if e, v, _ := s.root(&b, s.moves(&b), NumEdges); v == want || worth(e) == want {
 		t.Errorf("with small gifts only: value %d, move %v worth %d; the position no longer tells the rules apart", v, e, worth(e))
 	}
 	e := newSearcher(levelHard).bestMove(&b)
 	if got := worth(e); got != want {
 		t.Errorf("the hard level plays %v, worth %d; best is %d", e, got, want)
+	}
+}
+
+// TestClassifyCountsSides checks the bitwise classify against counting each
+// box's drawn sides one by one, on random positions of every density.
+func TestClassifyCountsSides(t *testing.T) {
+	src := rng.New(5)
+	for i := 0; i < 100_000; i++ {
+		d := src.Uint64()
+		for k := i % 4; k > 0; k-- {
+			d &= src.Uint64() // sparser positions too
+		}
+		b := Board{Drawn: d & allEdges}
+		var three, two uint64
+		for box := range boxEdges {
+			switch bits.OnesCount64(b.Drawn & boxEdges[box]) {
+			case 3:
+				three |= boxEdges[box]
+			case 2:
+				two |= boxEdges[box]
+			}
+		}
+		free := b.Undrawn()
+		closing, safe, unsafe := b.classify()
+		if closing != free&three || unsafe != free&two&^three || safe != free&^(three|two) {
+			t.Fatalf("%x: classify says closing %x safe %x unsafe %x", b.Drawn, closing, safe, unsafe)
+		}
+	}
+}
+
+// TestLoonyValueIsExactOnSimpleEndgames: the search ends at a position with
+// no safe edge and no junction (simpleLoony) with the loony table's value,
+// at any depth, so that value must be the exact one. It is checked against
+// the endgame solver, which plays every edge, on random simple endgames,
+// some of them after a few openings and captures.
+func TestLoonyValueIsExactOnSimpleEndgames(t *testing.T) {
+	src := rng.New(11)
+	pick := func(m uint64) Edge { return nthBit(m, int(src.Uint64()%uint64(bits.OnesCount64(m)))) }
+	checked, loops, long := 0, 0, 0
+	for trial := 0; trial < 20_000 && checked < 2_000; trial++ {
+		var b Board
+		for {
+			closing, safe, _ := b.classify()
+			if closing == 0 && safe == 0 {
+				break
+			}
+			if closing == 0 {
+				closing = safe
+			}
+			b.Play(pick(closing))
+		}
+		for k := src.Uint64() % 4; k > 0 && !b.Over(); k-- {
+			b.Play(pick(b.Undrawn()))
+			b.takeAll()
+		}
+		if closing, _, _ := b.classify(); b.Over() || closing != 0 || !b.simpleLoony() {
+			continue
+		}
+		want, ok := newEndgame().value(&b)
+		if !ok {
+			continue
+		}
+		sh, n := shapeOf(&b)
+		if got := (&loonyTable{memo: map[shape]int8{}}).value(sh, n); got != want {
+			t.Fatalf("%x: loony value %d, exact %d (shape %v)", b.Drawn, got, want, sh[:n])
+		}
+		checked++
+		for _, c := range sh[:n] {
+			if c&loopBit != 0 {
+				loops++
+			} else if c >= 3 {
+				long++
+			}
+		}
+	}
+	if checked < 1_000 || loops == 0 || long == 0 {
+		t.Fatalf("checked %d simple endgames (%d loops, %d long chains): too few to mean much", checked, loops, long)
+	}
+}
+
+// TestHandedByPlaysOut: handedBy's walk must give the boxes that drawing
+// the edge and taking every capture after it would claim.
+func TestHandedByPlaysOut(t *testing.T) {
+	src := rng.New(3)
+	checked := 0
+	for i := 0; i < 20_000; i++ {
+		var b Board
+		for n := src.Uint64() % NumEdges; n > 0; n-- {
+			b.Play(nthBit(b.Undrawn(), int(src.Uint64()%uint64(bits.OnesCount64(b.Undrawn())))))
+		}
+		b.takeAll()
+		for m := b.Undrawn(); m != 0; m &= m - 1 {
+			e := Edge(bits.TrailingZeros64(m))
+			after := b
+			after.Play(e)
+			after.takeAll()
+			want := (after.Owned[0] | after.Owned[1]) &^ (b.Owned[0] | b.Owned[1])
+			if got := b.handedBy(e); got != want {
+				t.Fatalf("%x edge %d: handedBy %x, played out %x", b.Drawn, e, got, want)
+			}
+			checked++
+		}
+	}
+	if checked < 100_000 {
+		t.Fatalf("only %d edges checked", checked)
+	}
+}
+
+// TestCornerEdgesAreTwins: the two border edges of a corner box make the
+// same position up to a renaming of edges, so they have the same value.
+func TestCornerEdgesAreTwins(t *testing.T) {
+	src := rng.New(21)
+	for _, pair := range cornerEdges {
+		box := edgeBoxes[pair[0]]
+		if box != edgeBoxes[pair[1]] || (box[0] >= 0) == (box[1] >= 0) {
+			t.Fatalf("%v are not the border edges of one corner box", pair)
+		}
+	}
+	checked := 0
+	for i := 0; i < 400 && checked < 40; i++ {
+		var b Board
+		for b.Undrawn() != 0 && bits.OnesCount64(b.Undrawn()) > 14 {
+			b.Play(nthBit(b.Undrawn(), int(src.Uint64()%uint64(bits.OnesCount64(b.Undrawn())))))
+		}
+		for _, pair := range cornerEdges {
+			if b.IsDrawn(pair[0]) || b.IsDrawn(pair[1]) {
+				continue
+			}
+			var v [2]int
+			for j, e := range pair {
+				after := b
+				n := after.Play(e)
+				w, ok := newEndgame().value(&after)
+				if !ok {
+					t.Fatalf("%x: the endgame solver ran out of nodes", after.Drawn)
+				}
+				if n == 0 {
+					w = -w
+				}
+				v[j] = n + w
+			}
+			if v[0] != v[1] {
+				t.Fatalf("%x: corner edges %v are worth %v", b.Drawn, pair, v)
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d pairs checked", checked)
 	}
 }

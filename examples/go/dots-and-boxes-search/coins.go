@@ -21,22 +21,55 @@ func nthBit(mask uint64, n int) Edge {
 // classify splits the undrawn edges into those that close a box now, those
 // that give no box its third side, and the rest.
 func (b *Board) classify() (closing, safe, unsafe uint64) {
-	// One pass over the boxes: an edge closes a box when one of its boxes
-	// has three sides, and is unsafe when one has two.
-	var three, two uint64
-	for box := range boxEdges {
-		switch bits.OnesCount64(b.Drawn & boxEdges[box]) {
-		case 3:
-			three |= boxEdges[box]
-		case 2:
-			two |= boxEdges[box]
-		}
-	}
+	// The drawn sides of all boxes at once, a bit per box in four masks,
+	// summed by bitwise adders: this runs at every node of the search.
+	top, bottom, left, right := sideMasks(b.Drawn)
+	ones1, twos1 := top^bottom, top&bottom
+	ones2, twos2 := left^right, left&right
+	ones, carry := ones1^ones2, ones1&ones2
+	twos := twos1 ^ twos2 ^ carry
+	fours := twos1&twos2 | carry&(twos1^twos2)
+	three := boxSides(ones & twos &^ fours)
+	two := boxSides(twos &^ ones &^ fours)
 	free := b.Undrawn()
 	closing = free & three
 	unsafe = free & two &^ three
 	safe = free &^ (three | two)
 	return
+}
+
+// boxMask is a set of boxes, a bit per box (r*Cols+c).
+const boxMask = 1<<NumBoxes - 1
+
+// sideMasks returns, for each side of a box, the set of boxes whose side it
+// is that is drawn. H(r, c) is the top of box (r, c) and the bottom of box
+// (r-1, c); V(r, c) is the left of box (r, c) and the right of (r, c-1).
+func sideMasks(drawn uint64) (top, bottom, left, right uint32) {
+	top = uint32(drawn) & boxMask
+	bottom = uint32(drawn>>Cols) & boxMask
+	v := drawn >> NumH
+	return top, bottom, packRows(v), packRows(v >> 1)
+}
+
+// The V edges come in rows of Cols+1, the boxes in rows of Cols: packRows
+// drops the last bit of each row of six, spreadRows puts a gap back. They
+// are written out for five rows (the board's), since they run at every
+// node.
+var _, _ = [1]int{}[Rows-5], [1]int{}[Cols-5]
+
+func packRows(v uint64) uint32 {
+	return uint32(v&0x1f | v>>1&0x3e0 | v>>2&0x7c00 | v>>3&0xf8000 | v>>4&0x1f00000)
+}
+
+func spreadRows(s uint32) uint64 {
+	x := uint64(s)
+	return x&0x1f | x&0x3e0<<1 | x&0x7c00<<2 | x&0xf8000<<3 | x&0x1f00000<<4
+}
+
+// boxSides is the set of edges that are sides of the boxes in set.
+func boxSides(set uint32) uint64 {
+	v := spreadRows(set)
+	return uint64(set) | uint64(set)<<Cols | (v|v<<1)<<NumH
 }
 
 // otherBox returns the box across edge e from box, or -1 for the border.
