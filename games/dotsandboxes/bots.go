@@ -91,7 +91,7 @@ func (b *greedyBot) Act(st game.State, seat int) []byte {
 //     symmetries of the square board, since the mover's net future boxes
 //     depend on nothing else;
 //   - once no depth limit is hit, the search is exact and stops early; the
-//     hard level first tries a search with no depth limit from 34 free edges.
+//     hard level first tries a search with no depth limit from 37 free edges.
 type searchBot struct {
 	lv searchLevel
 	s  *searcher

@@ -93,20 +93,22 @@ func newSearcher(lv searchLevel) *searcher {
 // moves are the real choices at a node: one plain capture, or take and
 // decline at a chain's end, or the deduplicated openings and safe edges.
 func (s *searcher) moves(b *Board) []Edge {
-	return s.appendMoves(nil, b)
-}
-
-// appendMoves appends the moves to dst: the search passes an array on its
-// stack, since a node's moves are its most frequent allocation otherwise.
-func (s *searcher) appendMoves(dst []Edge, b *Board) []Edge {
 	closing, safe, unsafe := b.classify()
 	if closing != 0 {
 		take, decline, _ := b.captureChoice(closing)
 		if decline == NoEdge {
-			return append(dst, take)
+			return []Edge{take}
 		}
-		return append(dst, take, decline)
+		return []Edge{take, decline}
 	}
+	return s.appendChoices(nil, b, safe, unsafe)
+}
+
+// appendChoices appends the moves of a position with no capture pending,
+// whose safe and unsafe edges the caller has classified, to dst: the search
+// passes an array on its stack, since a node's moves are its most frequent
+// allocation otherwise.
+func (s *searcher) appendChoices(dst []Edge, b *Board, safe, unsafe uint64) []Edge {
 	for m := distinctSafe(safe); m != 0; m &= m - 1 {
 		dst = append(dst, Edge(bits.TrailingZeros64(m)))
 	}
@@ -302,7 +304,7 @@ func (s *searcher) node(b *Board, depth, alpha, beta int) int {
 		s.aborted = true
 		return 0
 	}
-	closing, safe, _ := b.classify()
+	closing, safe, unsafe := b.classify()
 	if closing != 0 {
 		return s.captures(b, closing, depth, alpha, beta)
 	}
@@ -343,7 +345,7 @@ func (s *searcher) node(b *Board, depth, alpha, beta int) int {
 			moves = append(moves, Edge(bits.TrailingZeros64(m)))
 		}
 	} else {
-		moves = s.appendMoves(buf[:0], b)
+		moves = s.appendChoices(buf[:0], b, safe, unsafe)
 	}
 	if ttMove != NoEdge {
 		for i, m := range moves {
