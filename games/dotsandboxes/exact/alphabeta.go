@@ -3,6 +3,7 @@ package exact
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // AlphaBeta solves whole boards that the brute-force Solver cannot reach
@@ -27,7 +28,10 @@ import (
 //
 // A run open at both ends (a chain opened in its middle) gets every move:
 // drawing an edge inside it, which splits it into two pairs, can be the
-// right way to decline. It shares no code with the house bots and, unlike
+// right way to decline. Two more cuts: a simple loony endgame (every box
+// left has two sides drawn) is valued from its chains and loops alone
+// (loonyValue), and of a box's border sides only one is searched (twin).
+// It shares no code with the house bots and, unlike
 // Solver, assumes this much theory, so its tests check it against Solver on
 // positions Solver can reach.
 type AlphaBeta struct {
@@ -36,7 +40,13 @@ type AlphaBeta struct {
 	boxes             []uint64 // the four sides of each box
 	across            [][2]int // the boxes each edge borders, -1 for none
 	syms              [][8][256]uint64
-	tt                []abEntry
+	// border[b] are box b's sides on the border: drawing any one of them
+	// joins the box to the ground, so only one needs searching.
+	border []uint64
+	tt     []abEntry
+	// loony memoises the values of simple loony endgames by their
+	// components (loonyKey).
+	loony map[string]int8
 	// Nodes counts the positions searched since the solver was made.
 	Nodes int64
 }
@@ -59,7 +69,7 @@ func NewAlphaBeta(rows, cols, ttBits int) (*AlphaBeta, error) {
 		return nil, fmt.Errorf("exact: table of 2^%d entries: want 2^4 to 2^30", ttBits)
 	}
 	a := &AlphaBeta{rows: rows, cols: cols, edges: edges, all: ^uint64(0) >> (64 - edges),
-		across: make([][2]int, edges), tt: make([]abEntry, 1<<ttBits)}
+		across: make([][2]int, edges), tt: make([]abEntry, 1<<ttBits), loony: map[string]int8{}}
 	h := func(r, c int) int { return r*cols + c }
 	v := func(r, c int) int { return (rows+1)*cols + r*(cols+1) + c }
 	for e := range a.across {
@@ -79,6 +89,12 @@ func NewAlphaBeta(rows, cols, ttBits int) (*AlphaBeta, error) {
 				}
 			}
 			a.boxes = append(a.boxes, m)
+		}
+	}
+	a.border = make([]uint64, len(a.boxes))
+	for e, x := range a.across {
+		if x[1] < 0 {
+			a.border[x[0]] |= 1 << uint(e)
 		}
 	}
 	a.symmetries(h, v)
@@ -213,7 +229,7 @@ func (a *AlphaBeta) search(drawn uint64, alpha, beta int) int {
 	if drawn == a.all {
 		return 0
 	}
-	left := 0 // boxes not yet taken
+	left, twos := 0, 0 // boxes not yet taken, and those with two sides
 	chainEnd, far, open := -1, -1, false
 	for b, m := range a.boxes {
 		s := bits.OnesCount64(drawn & m)
@@ -221,6 +237,9 @@ func (a *AlphaBeta) search(drawn uint64, alpha, beta int) int {
 			continue
 		}
 		left++
+		if s == 2 {
+			twos++
+		}
 		if s != 3 {
 			continue
 		}
@@ -264,6 +283,11 @@ func (a *AlphaBeta) search(drawn uint64, alpha, beta int) int {
 	}
 	if -left >= beta {
 		return -left
+	}
+	if twos == left {
+		// Every box left has two sides drawn: only chains and loops remain
+		// and any move opens one (a simple loony endgame).
+		return a.loonyValue(drawn)
 	}
 	if chainEnd >= 0 && !open {
 		// The third rule: take the first of two boxes, or leave both.
@@ -327,7 +351,7 @@ func (a *AlphaBeta) search(drawn uint64, alpha, beta int) int {
 					thirds++
 				}
 			}
-			if thirds != pass {
+			if thirds != pass || a.twin(free, e) {
 				continue
 			}
 			if try(e) {
@@ -386,4 +410,105 @@ func (a *AlphaBeta) store(key uint64, alpha, beta, v, move int) {
 	slot.lo = int8(max(int(slot.lo), lo))
 	slot.hi = int8(min(int(slot.hi), hi))
 	slot.move = int8(move)
+}
+
+// twin reports whether free edge e is a border side of a box with a
+// lower-numbered border side also free: both make the same position up to
+// the names of edges, so only the lowest is searched.
+func (a *AlphaBeta) twin(free uint64, e int) bool {
+	x := a.across[e]
+	if x[1] >= 0 {
+		return false
+	}
+	lower := uint64(1)<<uint(e) - 1
+	return a.border[x[0]]&free&lower != 0
+}
+
+// loonyValue is the value, to the player to move, of a position in which
+// every box left has exactly two sides drawn: its boxes form chains (ending
+// on the border at both ends) and loops, and every move opens one of them.
+// Its value depends only on their lengths (loonyKey), and the play is known
+// (Berlekamp; Buzzard and Ciere, 2014): the mover opens a component, and the
+// other player either takes all of it and moves next, or declines the last
+// two boxes of a chain (four of a loop) and makes the mover move next. A
+// chain of two is opened in its middle, where no decline is possible. The
+// tests check these values against the brute-force Solver.
+func (a *AlphaBeta) loonyValue(drawn uint64) int {
+	key := a.loonyKey(drawn)
+	return a.loonyOf([]byte(key))
+}
+
+func (a *AlphaBeta) loonyOf(comps []byte) int {
+	if len(comps) == 0 {
+		return 0
+	}
+	if v, ok := a.loony[string(comps)]; ok {
+		return int(v)
+	}
+	best := -len(a.boxes) - 1
+	rest := make([]byte, 0, len(comps)-1)
+	for i, c := range comps {
+		if i > 0 && c == comps[i-1] {
+			continue // the same component as the one before
+		}
+		rest = append(append(rest[:0], comps[:i]...), comps[i+1:]...)
+		after := a.loonyOf(rest)
+		n, handBack := int(c&^loopFlag), 2 // its length; what a decline leaves
+		if c&loopFlag != 0 {
+			handBack = 4
+		}
+		// What the other player makes of the opened component.
+		theirs := n + after
+		if n >= 3 {
+			theirs = max(theirs, n-2*handBack-after)
+		}
+		best = max(best, -theirs)
+	}
+	a.loony[string(comps)] = int8(best)
+	return best
+}
+
+// loopFlag marks a loop's length in loonyKey.
+const loopFlag = 0x80
+
+// loonyKey lists the lengths of the chains and loops of a simple loony
+// position, sorted, one byte each (loops with loopFlag).
+func (a *AlphaBeta) loonyKey(drawn uint64) string {
+	var seen uint64 // boxes already in a component
+	var comps []byte
+	for b, m := range a.boxes {
+		if seen&(1<<uint(b)) != 0 || bits.OnesCount64(drawn&m) != 2 {
+			continue
+		}
+		seen |= 1 << uint(b)
+		n, loop := 1, false
+		ends := m &^ drawn
+		first := bits.TrailingZeros64(ends)
+		for _, e := range [2]int{first, bits.TrailingZeros64(ends &^ (1 << uint(first)))} {
+			cur, in := b, e
+			for {
+				nxt := a.other(in, cur)
+				if nxt < 0 {
+					break
+				}
+				if nxt == b {
+					loop = true
+					break
+				}
+				seen |= 1 << uint(nxt)
+				n++
+				cur, in = nxt, bits.TrailingZeros64(a.boxes[nxt]&^drawn&^(1<<uint(in)))
+			}
+			if loop {
+				break
+			}
+		}
+		if loop {
+			comps = append(comps, byte(n)|loopFlag)
+		} else {
+			comps = append(comps, byte(n))
+		}
+	}
+	slices.Sort(comps)
+	return string(comps)
 }

@@ -149,14 +149,7 @@ func TestAlphaBetaAgreesWithBruteForce(t *testing.T) {
 func agreeOnRandomPositions(t *testing.T, rows, cols, free, n int) {
 	tc := struct{ rows, cols, free, n int }{rows, cols, free, n}
 	{
-		s, err := New(tc.rows, tc.cols)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := NewAlphaBeta(tc.rows, tc.cols, 16)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, a := bothSolvers(t, tc.rows, tc.cols)
 		x := uint64(tc.rows*100 + tc.cols*10 + tc.free)
 		for i := 0; i < tc.n; i++ {
 			drawn := randomPosition(s.Edges(), tc.free, &x)
@@ -226,4 +219,94 @@ func TestCanonicalSymmetric(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLoonyValueAgreesWithBruteForce checks the alpha-beta solver's value of
+// simple loony endgames (every box left has two sides drawn) against the
+// brute-force solver. The positions are made by drawing random edges that
+// leave every box at most two sides until no such edge is left, keeping
+// those where no box has fewer than two: mixes of chains and loops.
+func TestLoonyValueAgreesWithBruteForce(t *testing.T) {
+	for _, tc := range []struct{ rows, cols, want int }{{2, 2, 20}, {2, 3, 40}, {3, 3, 150}, {3, 4, 150}} {
+		s, a := bothSolvers(t, tc.rows, tc.cols)
+		x := uint64(tc.rows*10 + tc.cols)
+		found, loops, tries := 0, 0, 0
+		for found < tc.want {
+			if tries++; tries > 1_000_000 {
+				t.Fatalf("%dx%d: only %d simple loony positions in %d tries", tc.rows, tc.cols, found, tries)
+			}
+			drawn := loonyPosition(a, &x)
+			simple := true
+			for _, m := range a.boxes {
+				if bits.OnesCount64(drawn&m) != 2 {
+					simple = false
+				}
+			}
+			if !simple {
+				continue
+			}
+			found++
+			key := a.loonyKey(drawn)
+			for _, c := range []byte(key) {
+				if c&loopFlag != 0 {
+					loops++
+				}
+			}
+			s.Focus(drawn)
+			if got, want := a.loonyValue(drawn), s.Value(drawn); got != want {
+				t.Fatalf("%dx%d position %x (components %v): loony value %d, brute force %d", tc.rows, tc.cols, drawn, []byte(key), got, want)
+			}
+			s.Forget()
+		}
+		t.Logf("%dx%d: %d positions, %d loops among their components", tc.rows, tc.cols, found, loops)
+		if tc.rows >= 3 && loops == 0 {
+			t.Errorf("%dx%d: no position with a loop was checked", tc.rows, tc.cols)
+		}
+	}
+}
+
+// loonyPosition draws random edges that leave every box at most two sides
+// drawn until none is left.
+func loonyPosition(a *AlphaBeta, x *uint64) uint64 {
+	var drawn uint64
+	for {
+		var ok []int
+		for m := a.all &^ drawn; m != 0; m &= m - 1 {
+			e := bits.TrailingZeros64(m)
+			if a.closes(drawn, e) == 0 && !a.makesThird(drawn, e) {
+				ok = append(ok, e)
+			}
+		}
+		if len(ok) == 0 {
+			return drawn
+		}
+		*x ^= *x << 13
+		*x ^= *x >> 7
+		*x ^= *x << 17
+		drawn |= 1 << uint(ok[*x%uint64(len(ok))])
+	}
+}
+
+// makesThird reports whether drawing e gives a box its third side.
+func (a *AlphaBeta) makesThird(drawn uint64, e int) bool {
+	for _, b := range a.across[e] {
+		if b >= 0 && a.sides(drawn, b) == 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// bothSolvers returns the brute-force and the alpha-beta solver of a board.
+func bothSolvers(t *testing.T, rows, cols int) (*Solver, *AlphaBeta) {
+	t.Helper()
+	s, err := New(rows, cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := NewAlphaBeta(rows, cols, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, a
 }
