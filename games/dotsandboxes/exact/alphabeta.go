@@ -28,9 +28,10 @@ import (
 //
 // A run open at both ends (a chain opened in its middle) gets every move:
 // drawing an edge inside it, which splits it into two pairs, can be the
-// right way to decline. Two more cuts: a simple loony endgame (every box
-// left has two sides drawn) is valued from its chains and loops alone
-// (loonyValue), and of a box's border sides only one is searched (twin).
+// right way to decline. More cuts: a simple loony endgame (every box left
+// has two sides drawn) is valued from its chains and loops alone
+// (loonyValue), of a box's border sides only one is searched (twin), and
+// of the openings that hand over the same boxes only one (openingKey).
 // It shares no code with the house bots and, unlike
 // Solver, assumes this much theory, so its tests check it against Solver on
 // positions Solver can reach.
@@ -44,6 +45,9 @@ type AlphaBeta struct {
 	// joins the box to the ground, so only one needs searching.
 	border []uint64
 	tt     []abEntry
+	// history counts each edge's cutoffs, weighted by the edges left: the
+	// order in which a node tries its moves.
+	history [64]int64
 	// loony memoises the values of simple loony endgames by their
 	// components (loonyKey).
 	loony map[string]int8
@@ -335,26 +339,54 @@ func (a *AlphaBeta) search(drawn uint64, alpha, beta int) int {
 	// others, fewest third sides first.
 	free := a.all &^ drawn
 	done := uint64(0)
+	// Openings already tried, by what they hand over (openingKey).
+	var openedBuf [16]uint64
+	opened := openedBuf[:0]
 	if ttMove >= 0 && free&(1<<uint(ttMove)) != 0 {
 		done |= 1 << uint(ttMove)
+		if k := a.openingKey(drawn, ttMove); k != 0 {
+			opened = append(opened, k)
+		}
 		if try(ttMove) {
 			a.store(key, alpha0, beta, best, bestMove)
 			return best
 		}
 	}
-	for pass := 0; pass < 3; pass++ {
-		for m := free &^ done; m != 0; m &= m - 1 {
-			e := bits.TrailingZeros64(m)
-			thirds := 0
-			for _, b := range a.across[e] {
-				if b >= 0 && a.sides(drawn, b) == 2 {
-					thirds++
-				}
+	// Each move goes into the list of its number of third sides, ordered
+	// within it by the history score (moves that cut off often first).
+	var lists [3][64]int8
+	var lens [3]int
+	for m := free &^ done; m != 0; m &= m - 1 {
+		e := bits.TrailingZeros64(m)
+		if a.twin(free, e) {
+			continue
+		}
+		thirds := 0
+		for _, b := range a.across[e] {
+			if b >= 0 && a.sides(drawn, b) == 2 {
+				thirds++
 			}
-			if thirds != pass || a.twin(free, e) {
-				continue
+		}
+		l := &lists[thirds]
+		i := lens[thirds]
+		for ; i > 0 && a.history[l[i-1]] < a.history[e]; i-- {
+			l[i] = l[i-1]
+		}
+		l[i] = int8(e)
+		lens[thirds]++
+	}
+	for pass := range lists {
+		for _, e8 := range lists[pass][:lens[pass]] {
+			e := int(e8)
+			if pass > 0 {
+				k := a.openingKey(drawn, e)
+				if slices.Contains(opened, k) {
+					continue
+				}
+				opened = append(opened, k)
 			}
 			if try(e) {
+				a.history[e] += int64(bits.OnesCount64(free)) * int64(bits.OnesCount64(free))
 				a.store(key, alpha0, beta, best, bestMove)
 				return best
 			}
@@ -511,4 +543,39 @@ func (a *AlphaBeta) loonyKey(drawn uint64) string {
 	}
 	slices.Sort(comps)
 	return string(comps)
+}
+
+// openingKey names what drawing e, an edge that gives a box its third side,
+// hands the opponent: the boxes that taking everything it makes capturable
+// would claim, plus a flag when both of e's boxes have two sides drawn (e is
+// inside a chain or loop, where no box is left to decline from one end).
+// Openings with the same key leave the opponent the same choices, take all
+// or decline the last two, and the same position after either, wherever
+// along the chain they are drawn; 0 when e hands nothing over.
+func (a *AlphaBeta) openingKey(drawn uint64, e int) uint64 {
+	d := drawn | 1<<uint(e)
+	var handed uint64
+	inside := true
+	for _, start := range a.across[e] {
+		if start < 0 || a.sides(drawn, start) != 2 {
+			inside = false
+		}
+		for b := start; b >= 0 && handed&(1<<uint(b)) == 0; {
+			free := a.boxes[b] &^ d
+			if free == 0 { // a loop's last box, reached from both sides
+				handed |= 1 << uint(b)
+				break
+			}
+			if free&(free-1) != 0 {
+				break // two sides still free: not capturable
+			}
+			handed |= 1 << uint(b)
+			d |= free
+			b = a.other(bits.TrailingZeros64(free), b)
+		}
+	}
+	if handed != 0 && inside {
+		handed |= 1 << 63
+	}
+	return handed
 }
