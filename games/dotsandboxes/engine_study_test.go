@@ -46,6 +46,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -131,6 +132,9 @@ func harnessLevel() searchLevel {
 	set("LV_EXACTNODES", &lv.exactNodes)
 	set("LV_EXACTFREE", &lv.exactFree)
 	set("LV_TABLEBITS", &lv.tableBits)
+	set("LV_NEARNODES", &lv.nearNodes)
+	set("LV_NEARFREE", &lv.nearFree)
+	set("LV_NEARGIFTS", &lv.nearGifts)
 	return lv
 }
 
@@ -541,4 +545,126 @@ func TestSearchSlowMoves(t *testing.T) {
 		t.Fatal("no position with 37 or 38 free edges")
 	}
 	t.Logf("RESULT %d positions: mean %v CPU a move, slowest %v", n, (total / time.Duration(n)).Round(time.Millisecond), worst.Round(time.Millisecond))
+}
+
+// TestNearAccuracy scores two models of the middle game, each searched to
+// its end with no node limit, on the positions of DNB_MID (made by
+// TestMiddleAccuracy): with DNB_NEAR_MODEL=small (the default) the near
+// search, sacrifices of one or two boxes while safe edges remain; with
+// "safe", no sacrifice at all until no safe edge is left (every position
+// then valued by the loony table). It prints the share of positions where
+// the model's move keeps the exact value, the boxes lost, and the nodes.
+func TestNearAccuracy(t *testing.T) {
+	path := os.Getenv("DNB_MID")
+	if path == "" {
+		t.Skip("DNB_MID not set")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := os.Getenv("DNB_NEAR_MODEL")
+	keeps, lost, n := 0, 0, 0
+	var nodes []int
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var p midPosition
+		if err := json.Unmarshal([]byte(line), &p); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		b := Board{Drawn: p.Drawn, Owned: p.Owned, ToMove: p.ToMove}
+		best := math.MinInt
+		for _, v := range p.Values {
+			best = max(best, v)
+		}
+		s := newSearcher(searchLevel{sacrifices: true, allGifts: NumEdges, nearGifts: envInt("LV_NEARGIFTS", 0), tableBits: 20})
+		s.budget = math.MaxInt
+		var e Edge
+		if model == "safe" {
+			e = safeOnlyMove(s, &b)
+		} else {
+			s.smallGifts = true
+			e, _, _ = s.root(&b, s.moves(&b), NumEdges)
+		}
+		v, ok := p.Values[e]
+		if !ok {
+			t.Fatalf("%x: move %d is not among the valued moves", p.Drawn, e)
+		}
+		n++
+		if v == best {
+			keeps++
+		}
+		lost += best - v
+		nodes = append(nodes, s.nodes)
+	}
+	slices.Sort(nodes)
+	t.Logf("RESULT model %q: keeps the value in %d of %d positions, loses %.2f boxes a position; nodes median %d, most %d",
+		model, keeps, n, float64(lost)/float64(n), nodes[len(nodes)/2], nodes[len(nodes)-1])
+}
+
+// safeOnlyMove is the best safe move of b when both players play only safe
+// edges until none is left and the loony table values what remains.
+func safeOnlyMove(s *searcher, b *Board) Edge {
+	memo := map[uint64]int{}
+	var value func(b *Board) int
+	value = func(b *Board) int {
+		if v, ok := memo[b.Drawn]; ok {
+			return v
+		}
+		_, safe, _ := b.classify()
+		v := math.MinInt
+		if safe == 0 {
+			v = s.loonyValue(b)
+		}
+		for m := distinctSafe(safe); m != 0; m &= m - 1 {
+			after := *b
+			after.Play(Edge(bits.TrailingZeros64(m)))
+			s.nodes++
+			v = max(v, -value(&after))
+		}
+		memo[b.Drawn] = v
+		return v
+	}
+	_, safe, _ := b.classify()
+	best, bestValue := NoEdge, math.MinInt
+	for m := distinctSafe(safe); m != 0; m &= m - 1 {
+		after := *b
+		after.Play(Edge(bits.TrailingZeros64(m)))
+		if v := -value(&after); v > bestValue {
+			best, bestValue = Edge(bits.TrailingZeros64(m)), v
+		}
+	}
+	return best
+}
+
+// TestChainsGameValues replays one game of TestChainsStudy's pairing,
+// DNB_CHAINS_GAME=board:seat (search's seat), and values each move search
+// makes with 30 to 44 free edges and no capture pending against the
+// unlimited search: the move's exact worth and the position's, so a lost
+// game shows where its value went.
+func TestChainsGameValues(t *testing.T) {
+	var board, searchSeat int
+	if _, err := fmt.Sscanf(os.Getenv("DNB_CHAINS_GAME"), "%d:%d", &board, &searchSeat); err != nil {
+		t.Skip("DNB_CHAINS_GAME (board:seat) not set")
+	}
+	st := NewState(Nonce(rng.Mix(1, 0, uint64(board))))
+	var bots [2]interface {
+		Act(st game.State, seat int) []byte
+	}
+	bots[searchSeat] = &searchBot{lv: harnessLevel()}
+	bots[1-searchSeat] = &chainsBot{}
+	for !st.Over() {
+		before := st.Board
+		closing, safe, _ := before.classify()
+		st.Apply([][]byte{bots[0].Act(st, 0), bots[1].Act(st, 1)})
+		free := bits.OnesCount64(before.Undrawn())
+		if int(before.ToMove) != searchSeat || closing != 0 || free > 44 || free < 30 {
+			continue
+		}
+		e := Edge(bits.TrailingZeros64(st.Drawn &^ before.Drawn))
+		o := newSearcher(searchLevel{sacrifices: true, allGifts: NumEdges, tableBits: 22})
+		o.budget = math.MaxInt
+		_, best, _ := o.root(&before, o.moves(&before), NumEdges)
+		t.Logf("free %d, safe %d: move %d worth %+d, best %+d", free, bits.OnesCount64(safe), e, o.child(&before, e, NumEdges, -NumBoxes-1, NumBoxes+1), best)
+	}
+	t.Logf("final %d-%d", st.Score(searchSeat), st.Score(1-searchSeat))
 }

@@ -302,3 +302,93 @@ func TestCornerEdgesAreTwins(t *testing.T) {
 		t.Fatalf("only %d pairs checked", checked)
 	}
 }
+
+// TestNearSearchGivesSmallGifts: the near search (levelHard's nearNodes)
+// offers sacrifices of one or two boxes only while safe edges remain, where
+// the level otherwise offers any size.
+func TestNearSearchGivesSmallGifts(t *testing.T) {
+	src := rng.New(8)
+	checked := 0
+	for i := 0; i < 5_000 && checked < 50; i++ {
+		b := randomQuietPosition(src, 20+int(src.Uint64()%25))
+		closing, safe, unsafe := b.classify()
+		if closing != 0 || safe == 0 {
+			continue
+		}
+		large := false
+		for m := unsafe; m != 0; m &= m - 1 {
+			if bits.OnesCount32(b.handedBy(Edge(bits.TrailingZeros64(m)))) > 2 {
+				large = true
+			}
+		}
+		if !large {
+			continue
+		}
+		lv := levelHard
+		lv.tableBits = 4 // no search here: only the move lists
+		s := newSearcher(lv)
+		gifts := func() (most int) {
+			for _, e := range s.appendChoices(nil, &b, safe, unsafe) {
+				if safe&(1<<uint(e)) == 0 {
+					most = max(most, bits.OnesCount32(b.handedBy(e)))
+				}
+			}
+			return most
+		}
+		if most := gifts(); most <= 2 {
+			t.Fatalf("%x: the hard level offers gifts of at most %d boxes, want larger ones too", b.Drawn, most)
+		}
+		s.smallGifts = true
+		if most := gifts(); most > 2 {
+			t.Fatalf("%x: the near search offers a gift of %d boxes with safe edges left", b.Drawn, most)
+		}
+		checked++
+	}
+	if checked < 50 {
+		t.Fatalf("only %d positions with safe edges and a long chain to give", checked)
+	}
+}
+
+// TestNearSearchLeavesNoValues: what the near search stores assumes small
+// gifts, so none of it may go in the main table, where a later exact search
+// would take it for exact.
+func TestNearSearchLeavesNoValues(t *testing.T) {
+	src := rng.New(13)
+	lv := levelHard
+	lv.nearNodes = 1 << 40 // always finishes, so bestMove returns its move
+	for checked := 0; checked < 1; {
+		b := randomQuietPosition(src, lv.exactFree+2)
+		if bits.OnesCount64(b.Undrawn()) <= lv.exactFree {
+			continue // the exact attempt's, not the near search's
+		}
+		checked++
+		s := newSearcher(lv)
+		if e := s.bestMove(&b); e < 0 || b.IsDrawn(e) {
+			t.Fatalf("%x: illegal move %v", b.Drawn, e)
+		}
+		if s.nodes < 1000 {
+			t.Fatalf("%x: the near search visited %d nodes; the position tests nothing", b.Drawn, s.nodes)
+		}
+		for j, entry := range s.tt {
+			if entry != (ttEntry{}) {
+				t.Fatalf("%x: main table slot %d holds %+v after the near search", b.Drawn, j, entry)
+			}
+		}
+	}
+}
+
+// randomQuietPosition plays random edges, safe ones while there are any as
+// players do, taking whatever they make capturable, until at most free
+// edges are left.
+func randomQuietPosition(src *rng.Source, free int) Board {
+	var b Board
+	for bits.OnesCount64(b.Undrawn()) > free {
+		_, safe, _ := b.classify()
+		if safe == 0 {
+			safe = b.Undrawn()
+		}
+		b.Play(nthBit(safe, int(src.Uint64()%uint64(bits.OnesCount64(safe)))))
+		b.takeAll()
+	}
+	return b
+}
