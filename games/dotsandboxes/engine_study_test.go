@@ -134,7 +134,6 @@ func harnessLevel() searchLevel {
 	set("LV_TABLEBITS", &lv.tableBits)
 	set("LV_NEARNODES", &lv.nearNodes)
 	set("LV_NEARFREE", &lv.nearFree)
-	set("LV_NEARGIFTS", &lv.nearGifts)
 	return lv
 }
 
@@ -576,7 +575,7 @@ func TestNearAccuracy(t *testing.T) {
 		for _, v := range p.Values {
 			best = max(best, v)
 		}
-		s := newSearcher(searchLevel{sacrifices: true, allGifts: NumEdges, nearGifts: envInt("LV_NEARGIFTS", 0), tableBits: 20})
+		s := newSearcher(searchLevel{sacrifices: true, allGifts: NumEdges, tableBits: 20})
 		s.budget = math.MaxInt
 		var e Edge
 		if model == "safe" {

@@ -33,14 +33,12 @@ type searchLevel struct {
 	// nearNodes, when set, is spent first on a search with no depth limit
 	// in which sacrifices are of one or two boxes while safe edges remain,
 	// once at most nearFree edges are left and the exact attempt does not
-	// apply. It is not exact, but its move kept the exact value in 25 of 30
-	// positions with 40 free edges where the depth-limited search kept it
-	// in 5 to 8 (TestMiddleAccuracy): in the fight for control, reaching
-	// the loony phase matters more than seeing every sacrifice.
+	// apply. It is not exact, but searched to its end its move kept the
+	// exact value in 25 of 30 positions with 40 free edges, where the
+	// depth-limited search kept it in 5 to 8 (TestNearAccuracy,
+	// TestMiddleAccuracy): in the fight for control, reaching the loony
+	// phase matters more than seeing every sacrifice.
 	nearNodes, nearFree int
-	// nearGifts is the near search's allGifts: with at most this many safe
-	// edges left it too tries sacrifices of any size.
-	nearGifts int
 	// tableBits sizes the transposition table, 2^tableBits entries of 16
 	// bytes (17 when zero): an exact search of a million nodes refills a
 	// small table many times over.
@@ -131,11 +129,7 @@ func (s *searcher) appendChoices(dst []Edge, b *Board, safe, unsafe uint64) []Ed
 		return dst
 	}
 	maxGift := NumBoxes
-	limit := s.lv.allGifts
-	if s.smallGifts {
-		limit = s.lv.nearGifts
-	}
-	if safe != 0 && bits.OnesCount64(safe) > limit {
+	if safe != 0 && (s.smallGifts || bits.OnesCount64(safe) > s.lv.allGifts) {
 		maxGift = 2
 	}
 	return appendOpenings(dst, b, unsafe, maxGift)
@@ -241,22 +235,16 @@ func (s *searcher) bestMove(b *Board) Edge {
 	}
 	s.nodes = 0
 	s.budget = s.lv.nodes
-	if bits.OnesCount64(b.Undrawn()) <= s.lv.lateFree {
+	free := bits.OnesCount64(b.Undrawn())
+	if free <= s.lv.lateFree {
 		s.budget = max(s.budget, s.lv.lateNodes)
 	}
 	s.loony.stop, s.loony.stopped = s.stop, false
-	if s.lv.exactNodes > 0 && bits.OnesCount64(b.Undrawn()) <= s.lv.exactFree {
-		budget := s.budget
-		s.budget = s.lv.exactNodes
-		s.inexact = false
-		if e, _, ok := s.root(b, moves, NumEdges); ok && !s.inexact {
+	if s.lv.exactNodes > 0 && free <= s.lv.exactFree {
+		if e, ok := s.attempt(b, moves, s.lv.exactNodes); ok {
 			return e
 		}
-		s.nodes, s.budget = 0, budget
-	} else if free := bits.OnesCount64(b.Undrawn()); s.lv.nearNodes > 0 && free <= s.lv.nearFree {
-		budget := s.budget
-		s.budget = s.lv.nearNodes
-		s.inexact = false
+	} else if s.lv.nearNodes > 0 && free <= s.lv.nearFree {
 		// Its values assume small gifts, so it keeps them in a table of its
 		// own, where no exact search can take them for exact, and the main
 		// table keeps what earlier moves stored.
@@ -265,13 +253,12 @@ func (s *searcher) bestMove(b *Board) Edge {
 		}
 		s.tt, s.nearTT = s.nearTT, s.tt
 		s.smallGifts = true
-		e, _, ok := s.root(b, moves, NumEdges)
+		e, ok := s.attempt(b, moves, s.lv.nearNodes)
 		s.smallGifts = false
 		s.tt, s.nearTT = s.nearTT, s.tt
 		if ok {
 			return e
 		}
-		s.nodes, s.budget = 0, budget
 	}
 	best := moves[0]
 	for depth := 1; depth <= NumEdges; depth++ {
@@ -298,6 +285,20 @@ func (s *searcher) bestMove(b *Board) Edge {
 		}
 	}
 	return best
+}
+
+// attempt runs one search with no depth limit on a budget of nodes and
+// reports its move if it finished; if not, it gives the move's budget back
+// to the iterative deepening that follows.
+func (s *searcher) attempt(b *Board, moves []Edge, nodes int) (Edge, bool) {
+	budget := s.budget
+	s.budget = nodes
+	s.inexact = false
+	if e, _, ok := s.root(b, moves, NumEdges); ok && !s.inexact {
+		return e, true
+	}
+	s.nodes, s.budget = 0, budget
+	return NoEdge, false
 }
 
 func (s *searcher) root(b *Board, moves []Edge, depth int) (Edge, int, bool) {

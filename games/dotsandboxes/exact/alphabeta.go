@@ -466,8 +466,7 @@ func (a *AlphaBeta) twin(free uint64, e int) bool {
 // chain of two is opened in its middle, where no decline is possible. The
 // tests check these values against the brute-force Solver.
 func (a *AlphaBeta) loonyValue(drawn uint64) int {
-	key := a.loonyKey(drawn)
-	return a.loonyOf([]byte(key))
+	return a.loonyOf(a.loonyKey(drawn))
 }
 
 func (a *AlphaBeta) loonyOf(comps []byte) int {
@@ -505,7 +504,7 @@ const loopFlag = 0x80
 
 // loonyKey lists the lengths of the chains and loops of a simple loony
 // position, sorted, one byte each (loops with loopFlag).
-func (a *AlphaBeta) loonyKey(drawn uint64) string {
+func (a *AlphaBeta) loonyKey(drawn uint64) []byte {
 	var seen uint64 // boxes already in a component
 	var comps []byte
 	for b, m := range a.boxes {
@@ -542,7 +541,7 @@ func (a *AlphaBeta) loonyKey(drawn uint64) string {
 		}
 	}
 	slices.Sort(comps)
-	return string(comps)
+	return comps
 }
 
 // openingKey names what drawing e, an edge that gives a box its third side,

@@ -247,14 +247,14 @@ func TestLoonyValueAgreesWithBruteForce(t *testing.T) {
 			}
 			found++
 			key := a.loonyKey(drawn)
-			for _, c := range []byte(key) {
+			for _, c := range key {
 				if c&loopFlag != 0 {
 					loops++
 				}
 			}
 			s.Focus(drawn)
 			if got, want := a.loonyValue(drawn), s.Value(drawn); got != want {
-				t.Fatalf("%dx%d position %x (components %v): loony value %d, brute force %d", tc.rows, tc.cols, drawn, []byte(key), got, want)
+				t.Fatalf("%dx%d position %x (components %v): loony value %d, brute force %d", tc.rows, tc.cols, drawn, key, got, want)
 			}
 			s.Forget()
 		}
