@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -663,24 +664,37 @@ func TestRedTeam4BackstopCountsFromDelivery(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer in.Stop()
-		var cd time.Duration
+		var cd atomic.Int64 // written by the guest's goroutine, which a timeout does not wait for
 		r := in.Ask(context.Background(), func(left int64) []byte {
-			cd, _ = in.guestCPU()
+			c, _ := in.guestCPU()
+			cd.Store(int64(c))
 			return obsWithFuel(`{}`)(left)
 		})
 		c1, _ := in.guestCPU()
-		return r, cd, c1 - cd
+		in.Stop()
+		return r, time.Duration(cd.Load()), c1 - time.Duration(cd.Load())
 	}
-	r, before, after := ask(limits)
-	t.Logf("unlimited: %s, %v of CPU before the delivery, %v after", r.Status, before, after)
-	if r.Status != protocol.OK {
-		t.Fatalf("reply %+v, want ok", r)
-	}
-	// A limit 1.6 times either side, well under both together.
-	limits.CPU = max(before, after) * 8 / 5
-	if r, before, after = ask(limits); r.Status != protocol.OK {
-		t.Errorf("with a backstop of %v: %+v (%v before the delivery, %v after)", limits.CPU, r, before, after)
+	// CPU time on a shared machine varies from run to run (it was 60% more
+	// in a second run under -race once), so a timeout is measured again, up
+	// to three times: a backstop counted from the start times out in every
+	// attempt, since both sides together are over it.
+	for attempt := 1; ; attempt++ {
+		r, before, after := ask(limits)
+		t.Logf("unlimited: %s, %v of CPU before the delivery, %v after", r.Status, before, after)
+		if r.Status != protocol.OK {
+			t.Fatalf("reply %+v, want ok", r)
+		}
+		// A limit 1.6 times either side, well under both together.
+		l := limits
+		l.CPU = max(before, after) * 8 / 5
+		r, before, after = ask(l)
+		if r.Status == protocol.OK {
+			return
+		}
+		if attempt == 3 {
+			t.Fatalf("with a backstop of %v: %+v (%v before the delivery, %v after)", l.CPU, r, before, after)
+		}
+		t.Logf("attempt %d, backstop %v: %s (%v before the delivery, %v after); measuring again", attempt, l.CPU, r.Status, before, after)
 	}
 }
 
