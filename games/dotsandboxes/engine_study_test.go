@@ -638,8 +638,10 @@ func safeOnlyMove(s *searcher, b *Board) Edge {
 // TestChainsGameValues replays one game of TestChainsStudy's pairing,
 // DNB_CHAINS_GAME=board:seat (search's seat), and values each move search
 // makes with 30 to 44 free edges and no capture pending against the
-// unlimited search: the move's exact worth and the position's, so a lost
-// game shows where its value went.
+// unlimited search: the move's exact worth and the position's, and which
+// search made it, so a lost game shows where its value went. With
+// DNB_DETAIL set, a move that lost value is followed by every choice of its
+// position, valued exactly and under the near search's model.
 func TestChainsGameValues(t *testing.T) {
 	var board, searchSeat int
 	if _, err := fmt.Sscanf(os.Getenv("DNB_CHAINS_GAME"), "%d:%d", &board, &searchSeat); err != nil {
@@ -663,7 +665,29 @@ func TestChainsGameValues(t *testing.T) {
 		o := newSearcher(searchLevel{sacrifices: true, allGifts: NumEdges, tableBits: 22})
 		o.budget = math.MaxInt
 		_, best, _ := o.root(&before, o.moves(&before), NumEdges)
-		t.Logf("free %d, safe %d: move %d worth %+d, best %+d", free, bits.OnesCount64(safe), e, o.child(&before, e, NumEdges, -NumBoxes-1, NumBoxes+1), best)
+		worth := o.child(&before, e, NumEdges, -NumBoxes-1, NumBoxes+1)
+		// Which search made the move: an attempt that finished leaves its
+		// budget set, the deepening after one that did not restores the move's.
+		by := "deepening"
+		switch sb := bots[searchSeat].(*searchBot); {
+		case free <= sb.lv.exactFree && sb.s.budget == sb.lv.exactNodes:
+			by = "exact"
+		case free > sb.lv.exactFree && free <= sb.lv.nearFree && sb.s.budget == sb.lv.nearNodes:
+			by = "near"
+		}
+		t.Logf("free %d, safe %d: move %d (%s) worth %+d, best %+d", free, bits.OnesCount64(safe), e, by, worth, best)
+		if worth < best && os.Getenv("DNB_DETAIL") != "" {
+			// Every choice under both models: which one the near search
+			// misjudged, the move it made or the one it missed.
+			t.Logf("  drawn %x", before.Drawn)
+			n := newSearcher(searchLevel{sacrifices: true, allGifts: NumEdges, tableBits: 22})
+			n.budget, n.smallGifts = math.MaxInt, true
+			for _, m := range o.moves(&before) {
+				n.nodes = 0
+				near := n.child(&before, m, NumEdges, -NumBoxes-1, NumBoxes+1)
+				t.Logf("  move %2d gift %d: exact %+d, near %+d (%d nodes)", m, bits.OnesCount32(before.handedBy(m)), o.child(&before, m, NumEdges, -NumBoxes-1, NumBoxes+1), near, n.nodes)
+			}
+		}
 	}
 	t.Logf("final %d-%d", st.Score(searchSeat), st.Score(1-searchSeat))
 }

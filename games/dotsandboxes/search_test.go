@@ -351,29 +351,48 @@ func TestNearSearchGivesSmallGifts(t *testing.T) {
 
 // TestNearSearchLeavesNoValues: what the near search stores assumes small
 // gifts, so none of it may go in the main table, where a later exact search
-// would take it for exact.
+// would take it for exact: neither when it finishes nor when it does not and
+// the deepening goes on in its model and table.
 func TestNearSearchLeavesNoValues(t *testing.T) {
-	src := rng.New(13)
-	lv := levelHard
-	lv.nearNodes = 1 << 40 // always finishes, so bestMove returns its move
-	for checked := 0; checked < 1; {
-		b := randomQuietPosition(src, lv.exactFree+2)
-		if bits.OnesCount64(b.Undrawn()) <= lv.exactFree {
-			continue // the exact attempt's, not the near search's
-		}
-		checked++
-		s := newSearcher(lv)
-		if e := s.bestMove(&b); e < 0 || b.IsDrawn(e) {
-			t.Fatalf("%x: illegal move %v", b.Drawn, e)
-		}
-		if s.nodes < 1000 {
-			t.Fatalf("%x: the near search visited %d nodes; the position tests nothing", b.Drawn, s.nodes)
-		}
-		for j, entry := range s.tt {
-			if entry != (ttEntry{}) {
-				t.Fatalf("%x: main table slot %d holds %+v after the near search", b.Drawn, j, entry)
+	for _, tc := range []struct {
+		name      string
+		nearNodes int
+		finished  bool
+	}{
+		{"finished", 1 << 40, true},
+		{"unfinished", 1_000, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := rng.New(13)
+			lv := levelHard
+			lv.nearNodes = tc.nearNodes
+			for checked := 0; checked < 1; {
+				b := randomQuietPosition(src, lv.exactFree+2)
+				if bits.OnesCount64(b.Undrawn()) <= lv.exactFree {
+					continue // the exact attempt's, not the near search's
+				}
+				checked++
+				s := newSearcher(lv)
+				if e := s.bestMove(&b); e < 0 || b.IsDrawn(e) {
+					t.Fatalf("%x: illegal move %v", b.Drawn, e)
+				}
+				// A finished attempt leaves its budget; the deepening, the move's.
+				if finished := s.budget == lv.nearNodes; finished != tc.finished {
+					t.Fatalf("%x: near search finished %v, want %v", b.Drawn, finished, tc.finished)
+				}
+				if s.nodes < 1000 {
+					t.Fatalf("%x: the last search visited %d nodes; the position tests nothing", b.Drawn, s.nodes)
+				}
+				if s.smallGifts {
+					t.Fatalf("%x: small gifts still set after the move", b.Drawn)
+				}
+				for j, entry := range s.tt {
+					if entry != (ttEntry{}) {
+						t.Fatalf("%x: main table slot %d holds %+v after the near search", b.Drawn, j, entry)
+					}
+				}
 			}
-		}
+		})
 	}
 }
 
