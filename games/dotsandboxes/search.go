@@ -37,7 +37,8 @@ type searchLevel struct {
 	// exact value in 25 of 30 positions with 40 free edges, where the
 	// depth-limited search kept it in 5 to 8 (TestNearAccuracy,
 	// TestMiddleAccuracy): in the fight for control, reaching the loony
-	// phase matters more than seeing every sacrifice.
+	// phase matters more than seeing every sacrifice. If it does not
+	// finish, the deepening runs in the same model.
 	nearNodes, nearFree int
 	// tableBits sizes the transposition table, 2^tableBits entries of 16
 	// bytes (17 when zero): an exact search of a million nodes refills a
