@@ -268,8 +268,7 @@ func TestEngineLosses(t *testing.T) {
 			if b.Over() {
 				return 0
 			}
-			s := newSearcher(searchLevel{sacrifices: true, allGifts: NumEdges, tableBits: 22})
-			s.budget = math.MaxInt
+			s := unlimitedSearcher(22)
 			_, v, _ := s.root(&b, s.moves(&b), NumEdges)
 			return v
 		}
@@ -323,14 +322,8 @@ func TestChainsStudy(t *testing.T) {
 	t.Logf("level %+v", lv)
 	wins, margin, games := 0, 0, 0
 	for b := 0; b < boards; b++ {
-		seed := rng.Mix(1, 0, uint64(b))
 		for searchSeat := 0; searchSeat < 2; searchSeat++ {
-			st := NewState(Nonce(seed))
-			var bots [2]interface {
-				Act(st game.State, seat int) []byte
-			}
-			bots[searchSeat] = &searchBot{lv: lv}
-			bots[1-searchSeat] = &chainsBot{}
+			st, bots := chainsPairing(b, searchSeat, lv)
 			for !st.Over() {
 				answers := [][]byte{bots[0].Act(st, 0), bots[1].Act(st, 1)}
 				st.Apply(answers)
@@ -475,8 +468,7 @@ func TestMiddleAccuracy(t *testing.T) {
 					b := Board{Drawn: p.Drawn, Owned: p.Owned, ToMove: p.ToMove}
 					values := map[Edge]int{}
 					for _, m := range newSearcher(levelHard).moves(&b) {
-						o := newSearcher(searchLevel{sacrifices: true, allGifts: NumEdges, tableBits: 22})
-						o.budget = math.MaxInt
+						o := unlimitedSearcher(22)
 						values[m] = o.child(&b, m, NumEdges, -NumBoxes-1, NumBoxes+1)
 					}
 					p.Values = values
@@ -575,8 +567,7 @@ func TestNearAccuracy(t *testing.T) {
 		for _, v := range p.Values {
 			best = max(best, v)
 		}
-		s := newSearcher(searchLevel{sacrifices: true, allGifts: NumEdges, tableBits: 20})
-		s.budget = math.MaxInt
+		s := unlimitedSearcher(20)
 		var e Edge
 		if model == "safe" {
 			e = safeOnlyMove(s, &b)
@@ -635,6 +626,28 @@ func safeOnlyMove(s *searcher, b *Board) Edge {
 	return best
 }
 
+// chainsPairing is the game of TestChainsStudy's board (the tournament's
+// seed 1, round 0) with the search at lv in searchSeat and chains in the
+// other seat.
+func chainsPairing(board, searchSeat int, lv searchLevel) (*State, [2]interface {
+	Act(st game.State, seat int) []byte
+}) {
+	var bots [2]interface {
+		Act(st game.State, seat int) []byte
+	}
+	bots[searchSeat] = &searchBot{lv: lv}
+	bots[1-searchSeat] = &chainsBot{}
+	return NewState(Nonce(rng.Mix(1, 0, uint64(board)))), bots
+}
+
+// unlimitedSearcher searches every sacrifice with no node limit: exact, the
+// studies' judge.
+func unlimitedSearcher(tableBits int) *searcher {
+	s := newSearcher(searchLevel{sacrifices: true, allGifts: NumEdges, tableBits: tableBits})
+	s.budget = math.MaxInt
+	return s
+}
+
 // TestChainsGameValues replays one game of TestChainsStudy's pairing,
 // DNB_CHAINS_GAME=board:seat (search's seat), and values each move search
 // makes with 30 to 44 free edges and no capture pending against the
@@ -647,12 +660,7 @@ func TestChainsGameValues(t *testing.T) {
 	if _, err := fmt.Sscanf(os.Getenv("DNB_CHAINS_GAME"), "%d:%d", &board, &searchSeat); err != nil {
 		t.Skip("DNB_CHAINS_GAME (board:seat) not set")
 	}
-	st := NewState(Nonce(rng.Mix(1, 0, uint64(board))))
-	var bots [2]interface {
-		Act(st game.State, seat int) []byte
-	}
-	bots[searchSeat] = &searchBot{lv: harnessLevel()}
-	bots[1-searchSeat] = &chainsBot{}
+	st, bots := chainsPairing(board, searchSeat, harnessLevel())
 	for !st.Over() {
 		before := st.Board
 		closing, safe, _ := before.classify()
@@ -662,26 +670,17 @@ func TestChainsGameValues(t *testing.T) {
 			continue
 		}
 		e := Edge(bits.TrailingZeros64(st.Drawn &^ before.Drawn))
-		o := newSearcher(searchLevel{sacrifices: true, allGifts: NumEdges, tableBits: 22})
-		o.budget = math.MaxInt
+		o := unlimitedSearcher(22)
 		_, best, _ := o.root(&before, o.moves(&before), NumEdges)
 		worth := o.child(&before, e, NumEdges, -NumBoxes-1, NumBoxes+1)
-		// Which search made the move: an attempt that finished leaves its
-		// budget set, the deepening after one that did not restores the move's.
-		by := "deepening"
-		switch sb := bots[searchSeat].(*searchBot); {
-		case free <= sb.lv.exactFree && sb.s.budget == sb.lv.exactNodes:
-			by = "exact"
-		case free > sb.lv.exactFree && free <= sb.lv.nearFree && sb.s.budget == sb.lv.nearNodes:
-			by = "near"
-		}
+		by := moveMadeBy(bots[searchSeat].(*searchBot).s, free)
 		t.Logf("free %d, safe %d: move %d (%s) worth %+d, best %+d", free, bits.OnesCount64(safe), e, by, worth, best)
 		if worth < best && os.Getenv("DNB_DETAIL") != "" {
 			// Every choice under both models: which one the near search
 			// misjudged, the move it made or the one it missed.
 			t.Logf("  drawn %x", before.Drawn)
-			n := newSearcher(searchLevel{sacrifices: true, allGifts: NumEdges, tableBits: 22})
-			n.budget, n.smallGifts = math.MaxInt, true
+			n := unlimitedSearcher(22)
+			n.smallGifts = true
 			for _, m := range o.moves(&before) {
 				n.nodes = 0
 				near := n.child(&before, m, NumEdges, -NumBoxes-1, NumBoxes+1)

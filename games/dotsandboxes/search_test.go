@@ -376,8 +376,7 @@ func TestNearSearchLeavesNoValues(t *testing.T) {
 				if e := s.bestMove(&b); e < 0 || b.IsDrawn(e) {
 					t.Fatalf("%x: illegal move %v", b.Drawn, e)
 				}
-				// A finished attempt leaves its budget; the deepening, the move's.
-				if finished := s.budget == lv.nearNodes; finished != tc.finished {
+				if finished := moveMadeBy(s, bits.OnesCount64(b.Undrawn())) == "near"; finished != tc.finished {
 					t.Fatalf("%x: near search finished %v, want %v", b.Drawn, finished, tc.finished)
 				}
 				if s.nodes < 1000 {
@@ -394,6 +393,20 @@ func TestNearSearchLeavesNoValues(t *testing.T) {
 			}
 		})
 	}
+}
+
+// moveMadeBy names the search that made s's last move, in a position with
+// free edges left: "exact" or "near" for an attempt that finished, which
+// leaves its budget set, "deepening" otherwise, since the deepening after
+// an unfinished attempt restores the move's budget.
+func moveMadeBy(s *searcher, free int) string {
+	switch {
+	case free <= s.lv.exactFree && s.budget == s.lv.exactNodes:
+		return "exact"
+	case free > s.lv.exactFree && free <= s.lv.nearFree && s.budget == s.lv.nearNodes:
+		return "near"
+	}
+	return "deepening"
 }
 
 // randomQuietPosition plays random edges, safe ones while there are any as
