@@ -32,17 +32,10 @@ func TestAnalyzeExact(t *testing.T) {
 	perBot := map[string]*tally{a: {}, b: {}}
 	wins := [3]int{}
 	for bd := start; bd < boards; bd++ {
-		seed := rng.Mix(1, 0, uint64(bd))
 		for first := 0; first < 2; first++ {
-			s, err := NewState(seed, game.Params{"rows": "0", "cols": "0", "predrawn": "-1"})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, bots := analysisGame(t, a, b, bd, first)
 			names := [2]string{}
 			names[first], names[1-first] = a, b
-			var bots [2]game.HouseBot
-			bots[first] = analysisBot(t, a, rng.Mix(seed, 1), first)
-			bots[1-first] = analysisBot(t, b, rng.Mix(seed, 2), 1-first)
 			x := newExactSolver(s.g)
 			firstV, firstLeft, log := 0, -1, ""
 			for !s.Done() {
@@ -101,6 +94,21 @@ func TestAnalyzeExact(t *testing.T) {
 	t.Logf("%s vs %s: won %d tied %d lost %d", a, b, wins[0], wins[1], wins[2])
 }
 
+// analysisGame starts the game of the tournament's board number board with
+// bot a in seat first and b in the other (analysisBot names).
+func analysisGame(t *testing.T, a, b string, board, first int) (*State, [2]game.HouseBot) {
+	t.Helper()
+	seed := rng.Mix(1, 0, uint64(board))
+	s, err := NewState(seed, game.Params{"rows": "0", "cols": "0", "predrawn": "-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bots [2]game.HouseBot
+	bots[first] = analysisBot(t, a, rng.Mix(seed, 1), first)
+	bots[1-first] = analysisBot(t, b, rng.Mix(seed, 2), 1-first)
+	return s, bots
+}
+
 // analysisBot is a house bot, or "oracleN-NAME": NAME played exactly from N edges left.
 func analysisBot(t *testing.T, name string, seed uint64, seat int) game.HouseBot {
 	var n int
@@ -154,4 +162,51 @@ func (o *oracleBot) Act(s game.State, seat int) []byte {
 		}
 	}
 	return ActionJSON(p.segment(best))
+}
+
+// TestSafePhaseEnd (LNB_SAFE_END="A B boards") plays A against B on the
+// tournament's boards, both seat orders, and logs for each game where its
+// safe phase ended (the first position with no safe line and nothing to
+// take): the edges left, who must open, the chains and loops then, whether
+// the chain rule is exact there, its value for the opener, and the final
+// margin: how far the rule is from what the loony phase makes of it.
+func TestSafePhaseEnd(t *testing.T) {
+	spec := os.Getenv("LNB_SAFE_END")
+	if spec == "" {
+		t.Skip("LNB_SAFE_END not set")
+	}
+	var a, b string
+	var boards int
+	if _, err := fmt.Sscanf(spec, "%s %s %d", &a, &b, &boards); err != nil {
+		t.Fatal(err)
+	}
+	exactRule, ties := 0, 0
+	for bd := 0; bd < boards; bd++ {
+		for first := 0; first < 2; first++ {
+			s, bots := analysisGame(t, a, b, bd, first)
+			end := "the safe phase never ended"
+			for !s.Done() {
+				if p := s.position(); end[0] == 't' && p.three == 0 && !p.hasSafe() {
+					odd, even, loops, clean := p.chainStructure()
+					opener := a
+					if s.ToMove() != first {
+						opener = b
+					}
+					if clean {
+						exactRule++
+					}
+					end = fmt.Sprintf("%d edges left, %s opens: %d odd chains, %d even, %d loops, rule exact %v, rule %+d for the opener, %s ahead by %d",
+						p.left, opener, odd, even, loops, clean, ruleValue(odd, even, loops), a, s.scores[first]-s.scores[1-first])
+				}
+				seat := s.ToMove()
+				s.Apply(answersFor(seat, bots[seat].Act(s, seat)))
+			}
+			margin := s.scores[first] - s.scores[1-first]
+			if margin == 0 {
+				ties++
+			}
+			t.Logf("board %d %dx%d, %s first %v: %s; final margin %+d", bd, s.g.rows, s.g.cols, a, first == 0, end, margin)
+		}
+	}
+	t.Logf("%d games: the chain rule exact where the safe phase ended in %d, %d ties", 2*boards, exactRule, ties)
 }

@@ -19,7 +19,7 @@ func (Game) HouseBots() []game.HouseBotInfo {
 		{Name: "search", Doc: "alpha-beta with a transposition table and greedy playouts at the leaves", New: func(uint64, int) game.HouseBot {
 			return newSearchBot(DefaultSearchBudget)
 		}},
-		{Name: "search-deep", Doc: "with strong, the strongest: the same search with three times the nodes, a bigger table, quiet lines up to three edges, and an exact search of every line from 18 edges left whenever 500,000 nodes finish it", New: func(uint64, int) game.HouseBot {
+		{Name: "search-deep", Doc: "with strong, the strongest: the same search with three times the nodes, a bigger table, quiet lines up to three edges, and an exact search of every line from 18 edges left whenever 2,000,000 nodes finish it", New: func(uint64, int) game.HouseBot {
 			return newDeepSearchBot()
 		}},
 		{Name: "strong", Doc: "search-deep that values the end of the safe phase by its chains (who must open, how many odd chains, even chains and loops are left) and whose playouts open chains by that rule", New: func(uint64, int) game.HouseBot {

@@ -61,12 +61,12 @@ func TestDeepSearchTakesTheFreeBox(t *testing.T) {
 	}
 }
 
-// TestDeepSearchKeepsExactValue: from 15 edges left search-deep finishes
-// its exact search, so on late positions its move must keep the value the
+// TestDeepSearchKeepsExactValue: from 18 edges left search-deep's exact
+// attempt finishes on these positions, so its move must keep the value the
 // separate exact solver gives; so must strong's, which may choose another
-// move of the same value (trap). The positions come from greedy games on
-// fixed seeds (4x4 and 4x5 boards with random pre-drawn lines), taken once
-// at most 15, 13 and 11 edges are left.
+// move of the same value. The positions come from greedy games on fixed
+// seeds (4x4 and 4x5 boards with random pre-drawn lines), taken once at
+// most 18, 17, 15, 13 and 11 edges are left.
 func TestDeepSearchKeepsExactValue(t *testing.T) {
 	seeds := 6
 	if testing.Short() {
@@ -83,7 +83,7 @@ func TestDeepSearchKeepsExactValue(t *testing.T) {
 		greedy := [2]game.HouseBot{houseBot(t, "greedy", seed, 0), houseBot(t, "greedy", seed+1, 1)}
 		next := 0 // the next of the thresholds below
 		for !s.Done() {
-			if thresholds := []int{15, 13, 11}; next < len(thresholds) && s.left <= thresholds[next] {
+			if thresholds := []int{18, 17, 15, 13, 11}; next < len(thresholds) && s.left <= thresholds[next] {
 				for next < len(thresholds) && s.left <= thresholds[next] {
 					next++
 				}

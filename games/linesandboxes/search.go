@@ -80,18 +80,21 @@ const (
 const ttSize = 1 << 16
 
 // DeepSearchBudget is search-deep's budget: three times search's. With the
-// exact attempts of DeepEndgameBudget it averaged 70 ms of CPU a move on the
-// largest board, 585 ms at worst (BenchmarkDeepSearchMove).
+// exact attempts of DeepEndgameBudget it averaged 21 ms of CPU a move on the
+// largest board, 490 ms at worst (BenchmarkDeepSearchMove).
 const DeepSearchBudget = 3 * DefaultSearchBudget
 
 // DeepEndgameBudget is what search-deep's exact attempt (solve) may spend
 // once at most deepEndAt edges are left. Judged by an exact solver, search
 // (pruning from 14 edges left up) gives boxes away most often at 15 to 18
-// edges left; an unpruned search from there needs from under 100,000 to
-// several million nodes, so this finishes from about 16 edges, sometimes
-// more. A move whose attempt fails costs this plus DeepSearchBudget, the
-// slowest moves of the bot (BenchmarkDeepSearchMove).
-const DeepEndgameBudget = 500_000
+// edges left; an unpruned search from there needs from under 100,000 to a
+// few million nodes (0.6 to 2.3 million on four positions at 17 and 18
+// edges where 500,000 did not finish). With this budget strong's moves
+// from 18 edges left lost value 6 times in 200 games against search, with
+// 500,000 23 times (TestAnalyzeExact). A move whose attempt fails costs
+// this plus DeepSearchBudget, the slowest moves of the bot
+// (BenchmarkDeepSearchMove).
+const DeepEndgameBudget = 2_000_000
 
 const deepEndAt = 18
 
@@ -151,11 +154,15 @@ func (b *searchBot) choose(p *position) move {
 	return best
 }
 
-// solve tries to play p exactly: iterative deepening over every move,
-// nothing pruned, on endBudget nodes. It reports false when the last
-// iteration (the one that reaches the end of every line of play) did not
-// finish; choose then searches as usual, on its usual budget, since a
-// shallow unpruned search is worse than a deep pruned one.
+// solve tries to play p exactly: one search to the end of every line of
+// play, nothing pruned, on endBudget nodes. It reports false when that
+// search did not finish; choose then searches as usual, on its usual
+// budget, since a shallow unpruned search is worse than a deep pruned one.
+// There is no iterative deepening before it: its shallow iterations,
+// unpruned, spent the budget that the last one needed (on the tournament's
+// boards against search, strong's moves with 16 to 18 edges left lost
+// value 51 times in 200 games with them and 23 times without, on the same
+// 500,000 nodes).
 func (b *searchBot) solve(p *position) (move, bool) {
 	limits, budget := b.limits, b.budget
 	defer func() { b.limits, b.budget = limits, budget }()
@@ -164,16 +171,7 @@ func (b *searchBot) solve(p *position) (move, bool) {
 	b.nodes = 0
 	moves := p.moves(nil)
 	b.order(moves, move{})
-	for depth := 1; depth <= p.left; depth++ {
-		m, ok := b.root(p, moves, depth)
-		if !ok {
-			return move{}, false
-		}
-		if depth == p.left {
-			return m, true
-		}
-	}
-	return move{}, false
+	return b.root(p, moves, p.left)
 }
 
 // root searches every move to depth and returns the best, or false when the
