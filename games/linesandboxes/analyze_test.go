@@ -210,3 +210,68 @@ func TestSafePhaseEnd(t *testing.T) {
 	}
 	t.Logf("%d games: the chain rule exact where the safe phase ended in %d, %d ties", 2*boards, exactRule, ties)
 }
+
+// TestLoonyPlayoutAccuracy (LNB_LOONY_ACC=boards) measures the searches'
+// leaf values where the games are decided: in strong's games against search
+// on the tournament's boards, every position past the safe phase (no safe
+// line) with at most 20 edges left is valued by the exact solver and by
+// both playouts (search's greedy one, strong's loony one). Where a box can
+// be taken it also counts the positions where every best move declines it,
+// and those where every best move is a capturing line of two or more edges.
+func TestLoonyPlayoutAccuracy(t *testing.T) {
+	boards, _ := strconv.Atoi(os.Getenv("LNB_LOONY_ACC"))
+	if boards == 0 {
+		t.Skip("LNB_LOONY_ACC not set")
+	}
+	var positions, capturable, declineBest, longCaptureBest int
+	var exact, absErr [2]int // greedy playout, loony playout
+	for bd := 0; bd < boards; bd++ {
+		for first := 0; first < 2; first++ {
+			s, bots := analysisGame(t, "strong", "search", bd, first)
+			x := newExactSolver(s.g)
+			for !s.Done() {
+				if p := s.position(); s.left <= 20 && !p.hasSafe() {
+					want := x.value(p.drawn)
+					positions++
+					for i, loony := range []bool{false, true} {
+						v, _ := p.playout(loony)
+						if v == want {
+							exact[i]++
+						}
+						absErr[i] += max(v-want, want-v)
+					}
+					if p.three != 0 {
+						capturable++
+						// The best value of moves that take nothing, that
+						// take with one edge, and that take with more.
+						best := [3]int{-1 << 20, -1 << 20, -1 << 20}
+						for _, m := range p.moves(nil) {
+							c := p
+							c.play(m)
+							kind := 0
+							if m.gain > 0 {
+								kind = min(int(m.b-m.a), 2)
+							}
+							best[kind] = max(best[kind], int(m.gain)-x.value(c.drawn))
+						}
+						if best[0] > max(best[1], best[2]) {
+							declineBest++
+						}
+						if best[2] > max(best[0], best[1]) {
+							longCaptureBest++
+						}
+					}
+				}
+				seat := s.ToMove()
+				s.Apply(answersFor(seat, bots[seat].Act(s, seat)))
+			}
+		}
+	}
+	if positions == 0 {
+		t.Fatal("no position judged")
+	}
+	for i, name := range []string{"greedy", "loony"} {
+		t.Logf("%s playout: exact on %d of %d positions, %.2f boxes off on average", name, exact[i], positions, float64(absErr[i])/float64(positions))
+	}
+	t.Logf("%d with a box to take: declining it is best in %d, a capturing line of two or more edges in %d", capturable, declineBest, longCaptureBest)
+}
