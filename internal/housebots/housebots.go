@@ -57,6 +57,7 @@ var Entries = []Entry{
 	{"lines-and-boxes", "greedy", "house.wasm.gz"},
 	{"lines-and-boxes", "search", "house.wasm.gz"},
 	{"lines-and-boxes", "search-deep", "house.wasm.gz"},
+	{"lines-and-boxes", "strong", "house.wasm.gz"},
 }
 
 //go:embed wasm/*.wasm.gz

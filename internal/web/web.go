@@ -279,11 +279,17 @@ func (s *Site) playStart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	gv := viewOf(g)
-	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
-	bad := func(msg string) {
-		s.render(w, http.StatusBadRequest, "play", page{Title: gv.Name + ": play", Game: &gv, Section: "play", Data: playData{Error: msg}})
+	const maxPlayForm = 16 << 10
+	r.Body = http.MaxBytesReader(w, r.Body, maxPlayForm)
+	badStatus := func(status int, msg string) {
+		s.render(w, status, "play", page{Title: gv.Name + ": play", Game: &gv, Section: "play", Data: playData{Error: msg}})
 	}
+	bad := func(msg string) { badStatus(http.StatusBadRequest, msg) }
 	if err := r.ParseForm(); err != nil {
+		if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+			badStatus(http.StatusRequestEntityTooLarge, fmt.Sprintf("The form is too large: at most %d KiB.", maxPlayForm>>10))
+			return
+		}
 		bad("The form could not be read.")
 		return
 	}

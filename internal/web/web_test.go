@@ -244,6 +244,13 @@ func TestBadFormsAreRefusedWithAMessage(t *testing.T) {
 			t.Errorf("form %v: %d, want 400", form, resp.StatusCode)
 		}
 	}
+	// A form too large to read says so, with the limit.
+	resp := postForm(t, c, srv, "/play/dots-and-boxes", url.Values{"mode": {"play"}, "filler": {strings.Repeat("x", 32<<10)}})
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), "too large: at most 16 KiB") {
+		t.Errorf("a 32 KiB form: %d, want 413 and the limit in the page", resp.StatusCode)
+	}
 	for _, path := range []string{"/rules/chess", "/play/chess", "/s/0123456789abcdef01234567"} {
 		resp, _ := c.Get(srv.URL + path)
 		resp.Body.Close()
