@@ -184,9 +184,10 @@ func TestSafePhaseEnd(t *testing.T) {
 	for bd := 0; bd < boards; bd++ {
 		for first := 0; first < 2; first++ {
 			s, bots := analysisGame(t, a, b, bd, first)
-			end := "the safe phase never ended"
+			end, ended := "the safe phase never ended", false
 			for !s.Done() {
-				if p := s.position(); end[0] == 't' && p.three == 0 && !p.hasSafe() {
+				if p := s.position(); !ended && p.three == 0 && !p.hasSafe() {
+					ended = true
 					odd, even, loops, clean := p.chainStructure()
 					opener := a
 					if s.ToMove() != first {
