@@ -109,6 +109,19 @@ func analysisGame(t *testing.T, a, b string, board, first int) (*State, [2]game.
 	return s, bots
 }
 
+// playAnalysisGame plays analysisGame's game to its end, calling before with
+// the state before each move, and returns the finished state.
+func playAnalysisGame(t *testing.T, a, b string, board, first int, before func(s *State)) *State {
+	t.Helper()
+	s, bots := analysisGame(t, a, b, board, first)
+	for !s.Done() {
+		before(s)
+		seat := s.ToMove()
+		s.Apply(answersFor(seat, bots[seat].Act(s, seat)))
+	}
+	return s
+}
+
 // analysisBot is a house bot, or "oracleN-NAME": NAME played exactly from N edges left.
 func analysisBot(t *testing.T, name string, seed uint64, seat int) game.HouseBot {
 	var n int
@@ -183,25 +196,24 @@ func TestSafePhaseEnd(t *testing.T) {
 	exactRule, ties := 0, 0
 	for bd := 0; bd < boards; bd++ {
 		for first := 0; first < 2; first++ {
-			s, bots := analysisGame(t, a, b, bd, first)
 			end, ended := "the safe phase never ended", false
-			for !s.Done() {
-				if p := s.position(); !ended && p.three == 0 && !p.hasSafe() {
-					ended = true
-					odd, even, loops, clean := p.chainStructure()
-					opener := a
-					if s.ToMove() != first {
-						opener = b
-					}
-					if clean {
-						exactRule++
-					}
-					end = fmt.Sprintf("%d edges left, %s opens: %d odd chains, %d even, %d loops, rule exact %v, rule %+d for the opener, %s ahead by %d",
-						p.left, opener, odd, even, loops, clean, ruleValue(odd, even, loops), a, s.scores[first]-s.scores[1-first])
+			s := playAnalysisGame(t, a, b, bd, first, func(s *State) {
+				p := s.position()
+				if ended || p.three != 0 || p.hasSafe() {
+					return
 				}
-				seat := s.ToMove()
-				s.Apply(answersFor(seat, bots[seat].Act(s, seat)))
-			}
+				ended = true
+				odd, even, loops, clean := p.chainStructure()
+				opener := a
+				if s.ToMove() != first {
+					opener = b
+				}
+				if clean {
+					exactRule++
+				}
+				end = fmt.Sprintf("%d edges left, %s opens: %d odd chains, %d even, %d loops, rule exact %v, rule %+d for the opener, %s ahead by %d",
+					p.left, opener, odd, even, loops, clean, ruleValue(odd, even, loops), a, s.scores[first]-s.scores[1-first])
+			})
 			margin := s.scores[first] - s.scores[1-first]
 			if margin == 0 {
 				ties++
@@ -228,44 +240,47 @@ func TestLoonyPlayoutAccuracy(t *testing.T) {
 	var exact, absErr [2]int // greedy playout, loony playout
 	for bd := 0; bd < boards; bd++ {
 		for first := 0; first < 2; first++ {
-			s, bots := analysisGame(t, "strong", "search", bd, first)
-			x := newExactSolver(s.g)
-			for !s.Done() {
-				if p := s.position(); s.left <= 20 && !p.hasSafe() {
-					want := x.value(p.drawn)
-					positions++
-					for i, loony := range []bool{false, true} {
-						v, _ := p.playout(loony)
-						if v == want {
-							exact[i]++
-						}
-						absErr[i] += max(v-want, want-v)
-					}
-					if p.three != 0 {
-						capturable++
-						// The best value of moves that take nothing, that
-						// take with one edge, and that take with more.
-						best := [3]int{-1 << 20, -1 << 20, -1 << 20}
-						for _, m := range p.moves(nil) {
-							c := p
-							c.play(m)
-							kind := 0
-							if m.gain > 0 {
-								kind = min(int(m.b-m.a), 2)
-							}
-							best[kind] = max(best[kind], int(m.gain)-x.value(c.drawn))
-						}
-						if best[0] > max(best[1], best[2]) {
-							declineBest++
-						}
-						if best[2] > max(best[0], best[1]) {
-							longCaptureBest++
-						}
-					}
+			var x *exactSolver
+			playAnalysisGame(t, "strong", "search", bd, first, func(s *State) {
+				p := s.position()
+				if s.left > 20 || p.hasSafe() {
+					return
 				}
-				seat := s.ToMove()
-				s.Apply(answersFor(seat, bots[seat].Act(s, seat)))
-			}
+				if x == nil {
+					x = newExactSolver(s.g)
+				}
+				want := x.value(p.drawn)
+				positions++
+				for i, loony := range []bool{false, true} {
+					v, _ := p.playout(loony)
+					if v == want {
+						exact[i]++
+					}
+					absErr[i] += max(v-want, want-v)
+				}
+				if p.three == 0 {
+					return
+				}
+				capturable++
+				// The best value of moves that take nothing, that take with
+				// one edge, and that take with more.
+				best := [3]int{-1 << 20, -1 << 20, -1 << 20}
+				for _, m := range p.moves(nil) {
+					c := p
+					c.play(m)
+					kind := 0
+					if m.gain > 0 {
+						kind = min(int(m.b-m.a), 2)
+					}
+					best[kind] = max(best[kind], int(m.gain)-x.value(c.drawn))
+				}
+				if best[0] > max(best[1], best[2]) {
+					declineBest++
+				}
+				if best[2] > max(best[0], best[1]) {
+					longCaptureBest++
+				}
+			})
 		}
 	}
 	if positions == 0 {
