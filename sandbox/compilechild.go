@@ -75,6 +75,9 @@ func compileChild(dir, pagesArg string) int {
 		fmt.Fprint(os.Stderr, err)
 		return 1 // the module does not validate
 	}
+	// The parent counts the module's machine code against its bound of
+	// compiled modules (Options.CompiledBytes).
+	fmt.Printf("%d\n", machineCodeBytes())
 	if err := rt.Close(ctx); err != nil {
 		fmt.Fprint(os.Stderr, err)
 		return 2
@@ -84,6 +87,31 @@ func compileChild(dir, pagesArg string) int {
 		return 2
 	}
 	return 0
+}
+
+// machineCodeBytes is the process's anonymous executable memory, which in
+// the child is the module's machine code alone (the program's own code is
+// mapped from its file); 0 where /proc/self/smaps is not to be had.
+func machineCodeBytes() int64 {
+	b, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		return 0
+	}
+	var total int64
+	code := false
+	for line := range strings.Lines(string(b)) {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 5 && strings.Contains(f[0], "-") && len(f[1]) == 4:
+			// A mapping's header: range, permissions, offset, device,
+			// inode, and a path unless it is anonymous.
+			code = f[1] == "r-xp" && len(f) == 5
+		case code && len(f) == 3 && f[0] == "Rss:":
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			total += kb << 10
+		}
+	}
+	return total
 }
 
 // runtimeConfig is the wazero configuration of parent and child: they must
@@ -107,18 +135,19 @@ func (e errCompileLimit) Error() string { return e.what }
 // compileInChild compiles metered into the cache directory in a child
 // process, within the limits. A module the compiler refuses or cannot
 // compile within them is a *meter.Error.
-func (r *Runtime) compileInChild(ctx context.Context, metered []byte) error {
+func (r *Runtime) compileInChild(ctx context.Context, metered []byte) (codeBytes int64, err error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("sandbox: compiling in a child process: %w", err)
+		return 0, fmt.Errorf("sandbox: compiling in a child process: %w", err)
 	}
 	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), compileChildEnv+"="+r.wazeroDir, compilePagesEnv+"="+strconv.FormatUint(uint64(r.pages), 10))
 	cmd.Stdin = bytes.NewReader(metered)
-	var stderr bytes.Buffer
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &limitedBuffer{b: &stdout, n: 64}
 	cmd.Stderr = &limitedBuffer{b: &stderr, n: 4096}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("sandbox: compiling in a child process: %w", err)
+		return 0, fmt.Errorf("sandbox: compiling in a child process: %w", err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -131,16 +160,18 @@ func (r *Runtime) compileInChild(ctx context.Context, metered []byte) error {
 		select {
 		case err := <-done:
 			if over != nil {
-				return &meter.Error{Msg: over.Error()}
+				return 0, &meter.Error{Msg: over.Error()}
 			}
 			var exit *exec.ExitError
 			switch {
 			case err == nil:
-				return nil
+				// An answer that does not parse leaves the estimate.
+				n, _ := strconv.ParseInt(strings.TrimSpace(stdout.String()), 10, 64)
+				return n, nil
 			case errors.As(err, &exit) && exit.ExitCode() == 1:
-				return &meter.Error{Msg: "the module does not validate: " + strings.TrimSpace(stderr.String())}
+				return 0, &meter.Error{Msg: "the module does not validate: " + strings.TrimSpace(stderr.String())}
 			default:
-				return fmt.Errorf("sandbox: the compiler's child process failed: %v: %s", err, strings.TrimSpace(stderr.String()))
+				return 0, fmt.Errorf("sandbox: the compiler's child process failed: %v: %s", err, strings.TrimSpace(stderr.String()))
 			}
 		case <-deadline.C:
 			over = errCompileLimit{fmt.Sprintf("the module is over a limit of the bot sandbox: compiling it takes more than %v of wall-clock time (docs/sandbox.md lists the limits)", CompileWallLimit)}

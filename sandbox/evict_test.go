@@ -2,10 +2,14 @@ package sandbox
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
 	"github.com/arenabots/arena/protocol"
+	"github.com/arenabots/arena/sandbox/meter"
 	"github.com/arenabots/arena/sandbox/wasmtest"
 )
 
@@ -95,7 +99,56 @@ func TestCompiledModulesBounded(t *testing.T) {
 	rt.mu.Lock()
 	n, bytes := len(rt.compiled), rt.memBytes
 	rt.mu.Unlock()
-	if n != 1 || bytes != int64(len(b2.metered)) {
-		t.Fatalf("%d modules, %d bytes kept; want b alone, %d bytes", n, bytes, len(b2.metered))
+	if n != 1 || bytes != b2.cost {
+		t.Fatalf("%d modules, %d bytes kept; want b alone, %d bytes", n, bytes, b2.cost)
+	}
+}
+
+// TestModulesCountedByTheirMachineCode: the compiler's child measures the
+// machine code it made, and a module counts that against CompiledBytes. A
+// Go bot's code is about 3.3 times its metered module (docs/performance.md,
+// "Memory"); a tiny module's takes a page or a few.
+func TestModulesCountedByTheirMachineCode(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the child measures its code in /proc/self/smaps")
+	}
+	ctx := context.Background()
+	rt, err := NewRuntime(ctx, Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close(ctx)
+	goBot, err := os.ReadFile(wasmtest.GoBuild(t, filepath.Join("testdata", "trivial"), ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		wasm     []byte
+		min, max float64 // code bytes per metered byte
+	}{
+		{"go", goBot, 2, 6},
+		{"echo", wasmtest.Echo{}.Module(), 0, 64},
+	} {
+		metered, err := meter.Instrument(c.wasm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, err := rt.compileInChild(ctx, metered)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ratio := float64(code) / float64(len(metered))
+		t.Logf("%s: %d metered bytes, %d bytes of machine code (%.2fx)", c.name, len(metered), code, ratio)
+		if code <= 0 || ratio < c.min || ratio > c.max {
+			t.Errorf("%s: %d bytes of machine code for %d metered; want %.0f to %.0f times", c.name, code, len(metered), c.min, c.max)
+		}
+		m, err := rt.Compile(ctx, c.wasm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := residentCost(code, len(metered), len(m.packed)); m.cost != want {
+			t.Errorf("%s: counted %d bytes, want %d (its code, decoded form and deflated copy)", c.name, m.cost, want)
+		}
 	}
 }

@@ -8,9 +8,11 @@ package sandbox
 
 import (
 	"bytes"
+	"compress/flate"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -52,15 +54,32 @@ type Options struct {
 	// used files go until it fits (cachetrim.go). Zero means
 	// DefaultCacheBytes.
 	CacheBytes int64
-	// CompiledBytes bounds the modules kept compiled in memory, counted by
-	// their metered size (the compiled code is a few times larger): past
-	// it, the least recently compiled or started modules are closed once
-	// no instance runs them. Zero means DefaultCompiledBytes.
+	// CompiledBytes bounds the memory of the modules kept compiled, each
+	// counted at what it costs resident (residentCost): past it,
+	// the least recently compiled or started modules are closed once no
+	// instance runs them. Zero means DefaultCompiledBytes.
 	CompiledBytes int64
 }
 
-// DefaultCompiledBytes is the default of Options.CompiledBytes.
-const DefaultCompiledBytes = 256 << 20
+// DefaultCompiledBytes is the default of Options.CompiledBytes: the house's
+// ladder (15 Go modules, about 27 MiB each) and a few more Go bots, or
+// hundreds of C ones. A module evicted and wanted again is loaded from the
+// disk cache (about 0.2 s of CPU for a Go bot), not compiled again.
+const DefaultCompiledBytes = 512 << 20
+
+// residentCost is what a compiled module costs the process, counted against
+// Options.CompiledBytes: its machine code, as the compiler's child measured
+// it; wazero's decoded module, which it keeps (function bodies, data
+// segments: 1.6 bytes a metered byte on Go bots); and the deflated copy.
+// Measured on a Go bot of 5.3 MB metered: 17 MiB of machine code, 8.5 MiB
+// decoded, 1.6 MiB deflated (docs/performance.md, "Memory"). Where the child
+// cannot measure its code (no /proc), 3.3 bytes a metered byte stand in.
+func residentCost(codeBytes int64, metered, packed int) int64 {
+	if codeBytes <= 0 {
+		codeBytes = int64(metered) * 33 / 10
+	}
+	return codeBytes + int64(metered)*16/10 + int64(packed)
+}
 
 // A Runtime compiles modules and starts instances of them. It is safe for
 // concurrent use; one per process is the intended use (see Default).
@@ -77,7 +96,7 @@ type Runtime struct {
 	compiled map[string]*Module // by sha256 of the original bytes
 	files    map[fileID]string  // CompileFile's sha256 of a file, by its identity
 	refused  *refusalCache      // the latest refusals, by the same key
-	memBytes int64              // metered bytes of the modules in compiled
+	memBytes int64              // Module.cost of the modules in compiled
 	memMax   int64              // the bound of memBytes
 	clock    uint64             // orders the uses of modules, for eviction
 
@@ -91,9 +110,13 @@ type Runtime struct {
 // A Module is a bot's module, checked, metered and compiled.
 type Module struct {
 	// SHA256 is the hex sha256 of the module as the user gave it.
-	SHA256  string
-	metered []byte // kept to compile it again after an eviction
-	used    uint64 // the Runtime's clock at its last use; under Runtime.mu
+	SHA256 string
+	// packed is the metered module, deflated (a third of its size), kept
+	// to compile it again after an eviction: a Go bot's metered module is
+	// 5 MB, and a server keeps dozens.
+	packed []byte
+	cost   int64  // its share of memMax: residentCost
+	used   uint64 // the Runtime's clock at its last use; under Runtime.mu
 
 	mu       sync.Mutex
 	compiled wazero.CompiledModule // nil once closed
@@ -237,7 +260,7 @@ func (r *Runtime) Compile(ctx context.Context, wasm []byte) (_ *Module, err erro
 	r.clock++
 	m.used = r.clock
 	r.compiled[key] = m
-	r.memBytes += int64(len(m.metered))
+	r.memBytes += m.cost
 	r.evict(ctx, m)
 	return m, nil
 }
@@ -266,7 +289,8 @@ func (r *Runtime) compile(ctx context.Context, key string, wasm []byte) (*Module
 	}
 	// The child compiles into the cache; the compile here then only
 	// decodes the module and loads the child's machine code.
-	if err := r.compileInChild(ctx, metered); err != nil {
+	codeBytes, err := r.compileInChild(ctx, metered)
+	if err != nil {
 		return nil, err
 	}
 	cm, err := r.wz.CompileModule(ctx, metered)
@@ -280,7 +304,36 @@ func (r *Runtime) compile(ctx context.Context, key string, wasm []byte) (*Module
 		cm.Close(ctx)
 		return nil, err
 	}
-	return &Module{SHA256: key, compiled: cm, metered: metered}, nil
+	packed, err := pack(metered)
+	if err != nil {
+		cm.Close(ctx)
+		return nil, err
+	}
+	return &Module{SHA256: key, compiled: cm, packed: packed, cost: residentCost(codeBytes, len(metered), len(packed))}, nil
+}
+
+// pack deflates a metered module for Module.packed; unpack restores it.
+func pack(metered []byte) ([]byte, error) {
+	var b bytes.Buffer
+	w, err := flate.NewWriter(&b, flate.BestSpeed)
+	if err == nil {
+		_, err = w.Write(metered)
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: keeping the metered module: %w", err)
+	}
+	return bytes.Clone(b.Bytes()), nil
+}
+
+func unpack(packed []byte) ([]byte, error) {
+	metered, err := io.ReadAll(flate.NewReader(bytes.NewReader(packed)))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: reading the kept metered module: %w", err)
+	}
+	return metered, nil
 }
 
 // evict takes the least recently used modules other than keep out of the
@@ -299,7 +352,7 @@ func (r *Runtime) evict(ctx context.Context, keep *Module) {
 			return
 		}
 		delete(r.compiled, lru.SHA256)
-		r.memBytes -= int64(len(lru.metered))
+		r.memBytes -= lru.cost
 		lru.mu.Lock()
 		lru.evicted = true
 		if lru.users == 0 && lru.compiled != nil {
@@ -327,7 +380,11 @@ func (r *Runtime) acquire(ctx context.Context, m *Module) (wazero.CompiledModule
 	defer r.mu.Unlock()
 	m.mu.Lock()
 	if m.compiled == nil {
-		cm, err := r.wz.CompileModule(ctx, m.metered)
+		metered, err := unpack(m.packed)
+		var cm wazero.CompiledModule
+		if err == nil {
+			cm, err = r.wz.CompileModule(ctx, metered)
+		}
 		if err != nil {
 			m.mu.Unlock()
 			return nil, fmt.Errorf("sandbox: compiling an evicted module again: %w", err)
@@ -336,7 +393,7 @@ func (r *Runtime) acquire(ctx context.Context, m *Module) (wazero.CompiledModule
 	}
 	if _, ok := r.compiled[m.SHA256]; m.evicted && !ok {
 		r.compiled[m.SHA256] = m
-		r.memBytes += int64(len(m.metered))
+		r.memBytes += m.cost
 		m.evicted = false
 	}
 	r.clock++

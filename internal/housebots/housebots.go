@@ -23,7 +23,6 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
-	"sync"
 
 	"github.com/arenabots/arena/internal/housebots/hostplay"
 	"github.com/arenabots/arena/internal/housebots/modbuild"
@@ -70,7 +69,10 @@ type Bot struct {
 	SHA256     string // hex, as the store keys modules
 }
 
-var ladder = sync.OnceValues(func() ([]Bot, error) {
+// Ladder returns every ladder entry's module, in Entries' order, made anew
+// at each call: the modules are 50 MB, wanted once when a server starts, and
+// a cached copy would stay in its memory for good.
+func Ladder() ([]Bot, error) {
 	mods := map[string][]byte{}
 	for _, b := range modbuild.Builds {
 		gz, err := files.ReadFile("wasm/" + b.File)
@@ -94,11 +96,7 @@ var ladder = sync.OnceValues(func() ([]Bot, error) {
 		out = append(out, Bot{Game: e.Game, Name: e.Name, Wasm: wasm, SHA256: hex.EncodeToString(sum[:])})
 	}
 	return out, nil
-})
-
-// Ladder returns every ladder entry's module, in Entries' order. The slices
-// are shared: never write to them.
-func Ladder() ([]Bot, error) { return ladder() }
+}
 
 // Select returns a copy of the house module that plays game's house bot
 // name: it writes "game/name" over the module's unselected selection string
