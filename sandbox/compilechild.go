@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +38,11 @@ var (
 	CompileWallLimit   = 10 * CompileTimeLimit
 	CompileMemoryLimit = int64(1<<30) * raceScale // resident bytes
 )
+
+// ErrBusy is a compile stopped by the wall-clock backstop before the child
+// had used its CPU time: the machine is overloaded, and the module may be
+// fine. It is not a refusal, and not remembered.
+var ErrBusy = errors.New("sandbox: the machine is too busy to compile the module now; try again later")
 
 const (
 	compileChildEnv = "ARENA_SANDBOX_COMPILE_CACHE" // the wazero cache directory
@@ -71,13 +77,19 @@ func compileChild(dir, pagesArg string) int {
 		return 2
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, runtimeConfig(uint32(pages)).WithCompilationCache(cache))
+	heapBefore := liveHeap()
 	if _, err := rt.CompileModule(ctx, wasm); err != nil {
 		fmt.Fprint(os.Stderr, err)
 		return 1 // the module does not validate
 	}
-	// The parent counts the module's machine code against its bound of
-	// compiled modules (Options.CompiledBytes).
-	fmt.Printf("%d\n", machineCodeBytes())
+	// What the compiled module keeps, which the parent's copy will keep
+	// too, counted against its bound (Options.CompiledBytes): the machine
+	// code, and wazero's decoded module, which a small module can make
+	// large (a function's declared locals take 8 bytes each, declared in
+	// a few bytes).
+	size := compiledSize{code: machineCodeBytes(), decoded: liveHeap() - heapBefore}
+	runtime.KeepAlive(wasm)
+	fmt.Println(size)
 	if err := rt.Close(ctx); err != nil {
 		fmt.Fprint(os.Stderr, err)
 		return 2
@@ -87,6 +99,31 @@ func compileChild(dir, pagesArg string) int {
 		return 2
 	}
 	return 0
+}
+
+// compiledSize is the memory a compiled module keeps, as the compiler's
+// child measured it: machine code and wazero's decoded module, in bytes; 0
+// for what it could not measure.
+type compiledSize struct{ code, decoded int64 }
+
+func (c compiledSize) String() string { return fmt.Sprintf("%d %d", c.code, c.decoded) }
+
+// parseCompiledSize reads the child's report; what does not parse counts as
+// not measured.
+func parseCompiledSize(out string) compiledSize {
+	var c compiledSize
+	if _, err := fmt.Sscanf(out, "%d %d", &c.code, &c.decoded); err != nil {
+		return compiledSize{}
+	}
+	return compiledSize{code: max(c.code, 0), decoded: max(c.decoded, 0)}
+}
+
+// liveHeap is the Go heap that is reachable, after a collection.
+func liveHeap() int64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
 }
 
 // machineCodeBytes is the process's anonymous executable memory, which in
@@ -127,18 +164,14 @@ func runtimeConfig(pages uint32) wazero.RuntimeConfig {
 		WithCloseOnContextDone(false)
 }
 
-// errCompileLimit says which limit the child went over.
-type errCompileLimit struct{ what string }
-
-func (e errCompileLimit) Error() string { return e.what }
-
 // compileInChild compiles metered into the cache directory in a child
-// process, within the limits. A module the compiler refuses or cannot
-// compile within them is a *meter.Error.
-func (r *Runtime) compileInChild(ctx context.Context, metered []byte) (codeBytes int64, err error) {
+// process, within the limits, and returns what the compiled module keeps in
+// memory as the child measured it. A module the compiler refuses or cannot
+// compile within the limits is a *meter.Error.
+func (r *Runtime) compileInChild(ctx context.Context, metered []byte) (compiledSize, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return 0, fmt.Errorf("sandbox: compiling in a child process: %w", err)
+		return compiledSize{}, fmt.Errorf("sandbox: compiling in a child process: %w", err)
 	}
 	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), compileChildEnv+"="+r.wazeroDir, compilePagesEnv+"="+strconv.FormatUint(uint64(r.pages), 10))
@@ -147,7 +180,7 @@ func (r *Runtime) compileInChild(ctx context.Context, metered []byte) (codeBytes
 	cmd.Stdout = &limitedBuffer{b: &stdout, n: 64}
 	cmd.Stderr = &limitedBuffer{b: &stderr, n: 4096}
 	if err := cmd.Start(); err != nil {
-		return 0, fmt.Errorf("sandbox: compiling in a child process: %w", err)
+		return compiledSize{}, fmt.Errorf("sandbox: compiling in a child process: %w", err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -155,29 +188,32 @@ func (r *Runtime) compileInChild(ctx context.Context, metered []byte) (codeBytes
 	defer deadline.Stop()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
+	// over is why the child was killed: a *meter.Error for the limits,
+	// which a module goes over on any machine (a refusal, remembered);
+	// another error when the compile was cancelled or the wall clock ran
+	// out, which says nothing of the module: remembered as a refusal, a
+	// stranger who offers a module's bytes and hangs up would block it.
 	var over error
 	for {
 		select {
 		case err := <-done:
 			if over != nil {
-				return 0, &meter.Error{Msg: over.Error()}
+				return compiledSize{}, over
 			}
 			var exit *exec.ExitError
 			switch {
 			case err == nil:
-				// An answer that does not parse leaves the estimate.
-				n, _ := strconv.ParseInt(strings.TrimSpace(stdout.String()), 10, 64)
-				return n, nil
+				return parseCompiledSize(stdout.String()), nil
 			case errors.As(err, &exit) && exit.ExitCode() == 1:
-				return 0, &meter.Error{Msg: "the module does not validate: " + strings.TrimSpace(stderr.String())}
+				return compiledSize{}, &meter.Error{Msg: "the module does not validate: " + strings.TrimSpace(stderr.String())}
 			default:
-				return 0, fmt.Errorf("sandbox: the compiler's child process failed: %v: %s", err, strings.TrimSpace(stderr.String()))
+				return compiledSize{}, fmt.Errorf("sandbox: the compiler's child process failed: %v: %s", err, strings.TrimSpace(stderr.String()))
 			}
 		case <-deadline.C:
-			over = errCompileLimit{fmt.Sprintf("the module is over a limit of the bot sandbox: compiling it takes more than %v of wall-clock time (docs/sandbox.md lists the limits)", CompileWallLimit)}
+			over = fmt.Errorf("%w (no end after %v of wall-clock time, within the CPU limit)", ErrBusy, CompileWallLimit)
 			cmd.Process.Kill()
 		case <-ctx.Done():
-			over = fmt.Errorf("compiling the module was cancelled: %w", context.Cause(ctx))
+			over = fmt.Errorf("sandbox: compiling the module was cancelled: %w", context.Cause(ctx))
 			cmd.Process.Kill()
 		case <-tick.C:
 			if over != nil {
@@ -186,10 +222,10 @@ func (r *Runtime) compileInChild(ctx context.Context, metered []byte) (codeBytes
 			rss, cpu := usage(cmd.Process.Pid)
 			switch {
 			case rss > CompileMemoryLimit:
-				over = errCompileLimit{fmt.Sprintf("the module is over a limit of the bot sandbox: compiling it takes more than %d MiB of memory (docs/sandbox.md lists the limits)", CompileMemoryLimit>>20)}
+				over = &meter.Error{Msg: fmt.Sprintf("the module is over a limit of the bot sandbox: compiling it takes more than %d MiB of memory (docs/sandbox.md lists the limits)", CompileMemoryLimit>>20)}
 				cmd.Process.Kill()
 			case cpu > CompileTimeLimit:
-				over = errCompileLimit{fmt.Sprintf("the module is over a limit of the bot sandbox: compiling it takes more than %v of CPU time (docs/sandbox.md lists the limits)", CompileTimeLimit)}
+				over = &meter.Error{Msg: fmt.Sprintf("the module is over a limit of the bot sandbox: compiling it takes more than %v of CPU time (docs/sandbox.md lists the limits)", CompileTimeLimit)}
 				cmd.Process.Kill()
 			}
 		}

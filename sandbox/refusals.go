@@ -1,6 +1,27 @@
 package sandbox
 
-import "container/list"
+import (
+	"container/list"
+	"errors"
+	"strings"
+
+	"github.com/arenabots/arena/sandbox/meter"
+)
+
+// maxRefusalMessage bounds a refusal's message. The meter quotes at most
+// meter.MaxQuotedName bytes of a module's names, but wazero's validation
+// errors, which a refusal carries, may quote more.
+const maxRefusalMessage = 1024
+
+// boundRefusal cuts a refusal's message to maxRefusalMessage bytes: it is
+// remembered (maxRefusals of them), logged and sent back to the uploader.
+func boundRefusal(err error) error {
+	var me *meter.Error
+	if !errors.As(err, &me) || len(me.Msg) <= maxRefusalMessage {
+		return err
+	}
+	return &meter.Error{Msg: strings.ToValidUTF8(me.Msg[:maxRefusalMessage], "") + "... (cut)"}
+}
 
 // maxRefusals bounds the refusals a Runtime remembers. A stranger can offer
 // any number of distinct bad modules; each entry is a key and a message of

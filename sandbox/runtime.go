@@ -64,21 +64,26 @@ type Options struct {
 // DefaultCompiledBytes is the default of Options.CompiledBytes: the house's
 // ladder (15 Go modules, about 27 MiB each) and a few more Go bots, or
 // hundreds of C ones. A module evicted and wanted again is loaded from the
-// disk cache (about 0.2 s of CPU for a Go bot), not compiled again.
+// disk cache (about 0.2 s of CPU for a Go bot), compiled again (in the
+// child) only when the disk cache has lost it.
 const DefaultCompiledBytes = 512 << 20
 
 // residentCost is what a compiled module costs the process, counted against
-// Options.CompiledBytes: its machine code, as the compiler's child measured
-// it; wazero's decoded module, which it keeps (function bodies, data
-// segments: 1.6 bytes a metered byte on Go bots); and the deflated copy.
-// Measured on a Go bot of 5.3 MB metered: 17 MiB of machine code, 8.5 MiB
-// decoded, 1.6 MiB deflated (docs/performance.md, "Memory"). Where the child
-// cannot measure its code (no /proc), 3.3 bytes a metered byte stand in.
-func residentCost(codeBytes int64, metered, packed int) int64 {
-	if codeBytes <= 0 {
-		codeBytes = int64(metered) * 33 / 10
+// Options.CompiledBytes: its machine code and wazero's decoded module (the
+// function bodies, data segments, declared locals...), as the compiler's
+// child measured them, and the deflated copy of the metered module. Where
+// the child could not measure (no /proc for the code), the ratios of Go
+// bots stand in: per metered byte, 3.2 bytes of code and 1.6 decoded. A Go
+// bot of 5.3 MB metered keeps 17 MiB of code, 8 MiB decoded and a deflated
+// copy of 1.5 MiB (docs/performance.md, "Memory of `arena serve` on its defaults").
+func residentCost(size compiledSize, metered, packed int) int64 {
+	if size.code <= 0 {
+		size.code = int64(metered) * 32 / 10
 	}
-	return codeBytes + int64(metered)*16/10 + int64(packed)
+	if size.decoded <= 0 {
+		size.decoded = int64(metered) * 16 / 10
+	}
+	return size.code + size.decoded + int64(packed)
 }
 
 // A Runtime compiles modules and starts instances of them. It is safe for
@@ -253,6 +258,7 @@ func (r *Runtime) Compile(ctx context.Context, wasm []byte) (_ *Module, err erro
 		// child out of its CPU time costs 10 s of CPU every time it is
 		// offered, and a stranger can offer it again and again.
 		if IsRefused(err) {
+			err = boundRefusal(err)
 			r.refused.put(key, err)
 		}
 		return nil, err
@@ -289,7 +295,7 @@ func (r *Runtime) compile(ctx context.Context, key string, wasm []byte) (*Module
 	}
 	// The child compiles into the cache; the compile here then only
 	// decodes the module and loads the child's machine code.
-	codeBytes, err := r.compileInChild(ctx, metered)
+	size, err := r.compileInChild(ctx, metered)
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +315,7 @@ func (r *Runtime) compile(ctx context.Context, key string, wasm []byte) (*Module
 		cm.Close(ctx)
 		return nil, err
 	}
-	return &Module{SHA256: key, compiled: cm, packed: packed, cost: residentCost(codeBytes, len(metered), len(packed))}, nil
+	return &Module{SHA256: key, compiled: cm, packed: packed, cost: residentCost(size, len(metered), len(packed))}, nil
 }
 
 // pack deflates a metered module for Module.packed; unpack restores it.
@@ -366,42 +372,68 @@ func (r *Runtime) evict(ctx context.Context, keep *Module) {
 // acquire returns m's compiled code for a new instance, counting the
 // instance as a user until release. An evicted module that was closed is
 // compiled again (it passed every check before) and comes back into the
-// map, so a bot restarted mid-match after an eviction plays on.
+// map, so a bot restarted mid-match after an eviction plays on. It is
+// compiled as a new module is: in the child, under the compiler's limits
+// (the disk cache may have lost its machine code since), one at a time, and
+// with neither cache locked meanwhile.
 func (r *Runtime) acquire(ctx context.Context, m *Module) (wazero.CompiledModule, error) {
 	m.mu.Lock()
-	if m.compiled != nil {
+	if cm := m.compiled; cm != nil {
 		m.users++
-		cm := m.compiled
 		m.mu.Unlock()
 		return cm, nil
 	}
 	m.mu.Unlock()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	m.mu.Lock()
-	if m.compiled == nil {
-		metered, err := unpack(m.packed)
-		var cm wazero.CompiledModule
-		if err == nil {
-			cm, err = r.wz.CompileModule(ctx, metered)
-		}
-		if err != nil {
+	r.compileMu.Lock()
+	defer r.compileMu.Unlock()
+	for {
+		r.mu.Lock()
+		m.mu.Lock()
+		if cm := m.compiled; cm != nil {
+			if _, ok := r.compiled[m.SHA256]; m.evicted && !ok {
+				r.compiled[m.SHA256] = m
+				r.memBytes += m.cost
+				m.evicted = false
+			}
+			r.clock++
+			m.used = r.clock
+			m.users++
 			m.mu.Unlock()
-			return nil, fmt.Errorf("sandbox: compiling an evicted module again: %w", err)
+			r.evict(ctx, m)
+			r.mu.Unlock()
+			return cm, nil
 		}
-		m.compiled = cm
+		m.mu.Unlock()
+		r.mu.Unlock()
+		fresh, err := r.compileAgain(ctx, m)
+		if err != nil {
+			return nil, err
+		}
+		m.mu.Lock()
+		if m.compiled == nil {
+			m.compiled, fresh = fresh, nil
+		}
+		m.mu.Unlock()
+		if fresh != nil {
+			fresh.Close(ctx)
+		}
 	}
-	if _, ok := r.compiled[m.SHA256]; m.evicted && !ok {
-		r.compiled[m.SHA256] = m
-		r.memBytes += m.cost
-		m.evicted = false
+}
+
+// compileAgain compiles an evicted module's kept metered bytes. The caller
+// holds r.compileMu.
+func (r *Runtime) compileAgain(ctx context.Context, m *Module) (wazero.CompiledModule, error) {
+	metered, err := unpack(m.packed)
+	if err != nil {
+		return nil, err
 	}
-	r.clock++
-	m.used = r.clock
-	m.users++
-	cm := m.compiled
-	m.mu.Unlock()
-	r.evict(ctx, m)
+	if _, err := r.compileInChild(ctx, metered); err != nil {
+		return nil, fmt.Errorf("sandbox: compiling an evicted module again: %w", err)
+	}
+	cm, err := r.wz.CompileModule(ctx, metered)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: loading an evicted module again: %w", err)
+	}
 	return cm, nil
 }
 
@@ -482,11 +514,11 @@ func (r *Runtime) checkImports(cm wazero.CompiledModule) error {
 			continue // the pass's own import
 		}
 		if want == nil {
-			return &meter.Error{Msg: fmt.Sprintf("import %q.%q is not provided by the sandbox", mod, name)}
+			return &meter.Error{Msg: fmt.Sprintf("import %s.%s is not provided by the sandbox", meter.QuoteName(mod), meter.QuoteName(name))}
 		}
 		if !sameTypes(imp.ParamTypes(), want.ParamTypes()) || !sameTypes(imp.ResultTypes(), want.ResultTypes()) {
-			return &meter.Error{Msg: fmt.Sprintf("import %q.%q has type %s, want %s",
-				mod, name, signature(imp), signature(want))}
+			return &meter.Error{Msg: fmt.Sprintf("import %s.%s has type %s, want %s",
+				meter.QuoteName(mod), meter.QuoteName(name), signature(imp), signature(want))}
 		}
 	}
 	return nil

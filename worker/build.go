@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/arenabots/arena/bot/spec"
@@ -72,7 +73,7 @@ func fingerprint(game string) (jobs.Build, error) {
 	// replay does not show it.
 	data = fmt.Appendf(data, "\nfuel %+v", g.Info().Fuel)
 	sum := sha256.Sum256(data)
-	return jobs.Build{CostModel: meter.CostModel, Rules: hex.EncodeToString(sum[:8])}, nil
+	return jobs.Build{CostModel: meter.CostModel, Rules: hex.EncodeToString(sum[:8]), Arch: runtime.GOARCH}, nil
 }
 
 // checkBuild refuses a job whose build differs from this worker's.
@@ -84,9 +85,13 @@ func checkBuild(j jobs.Job) error {
 	if err != nil {
 		return err
 	}
-	if *j.Build != mine {
-		return fmt.Errorf("build mismatch: the job needs cost model %d and rules %s, this worker has cost model %d and rules %s",
-			j.Build.CostModel, j.Build.Rules, mine.CostModel, mine.Rules)
+	want := *j.Build
+	if want.Arch == "" { // queued by a server that did not name it
+		want.Arch = mine.Arch
+	}
+	if want != mine {
+		return fmt.Errorf("build mismatch: the job needs cost model %d, rules %s and processor %s; this worker has cost model %d, rules %s and processor %s",
+			want.CostModel, want.Rules, want.Arch, mine.CostModel, mine.Rules, mine.Arch)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package worker_test
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -23,12 +24,13 @@ func dotsAndBoxesQueue(t *testing.T) (*jobs.Queue, context.Context, jobs.Build) 
 	return q, ctx, mine
 }
 
-// TestBuildMismatch: a job stamped with another cost model or other rules
-// is refused, then ends as a failed match once every attempt was refused;
-// a job of this build runs.
+// TestBuildMismatch: a job stamped with another cost model, other rules or
+// another processor is refused, then ends as a failed match once every
+// attempt was refused; a job of this build runs, and so does one that names
+// no processor (queued by a server from before Build had one).
 func TestBuildMismatch(t *testing.T) {
 	q, ctx, mine := dotsAndBoxesQueue(t)
-	if again, _ := worker.BuildFor("dots-and-boxes"); again != mine || mine.Rules == "" || mine.CostModel == 0 {
+	if again, _ := worker.BuildFor("dots-and-boxes"); again != mine || mine.Rules == "" || mine.CostModel == 0 || mine.Arch != runtime.GOARCH {
 		t.Fatalf("build not stable or empty: %+v then %+v", mine, again)
 	}
 	if other, _ := worker.BuildFor("grid-royale"); other.Rules == mine.Rules {
@@ -39,7 +41,14 @@ func TestBuildMismatch(t *testing.T) {
 	foreign.CostModel++
 	rules := mine
 	rules.Rules = "0000000000000000"
-	for id, b := range map[int64]jobs.Build{1: mine, 2: foreign, 3: rules} {
+	arch := mine
+	arch.Arch = "s390x"
+	if mine.Arch == arch.Arch {
+		arch.Arch = "amd64"
+	}
+	unnamed := mine
+	unnamed.Arch = ""
+	for id, b := range map[int64]jobs.Build{1: mine, 2: foreign, 3: rules, 4: arch, 5: unnamed} {
 		if err := q.Publish(ctx, jobs.Job{MatchID: id, Game: "dots-and-boxes", Seed: 5, Seats: seats, Build: &b}); err != nil {
 			t.Fatal(err)
 		}
@@ -49,11 +58,13 @@ func TestBuildMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	go p.Run(ctx)
-	got := results(t, q, 3, 30*time.Second)
-	if got[1].Error != "" || got[1].Turns == 0 {
-		t.Fatalf("job of this build: %+v", got[1])
+	got := results(t, q, 5, 30*time.Second)
+	for _, id := range []int64{1, 5} {
+		if got[id].Error != "" || got[id].Turns == 0 {
+			t.Fatalf("job %d of this build: %+v", id, got[id])
+		}
 	}
-	for _, id := range []int64{2, 3} {
+	for _, id := range []int64{2, 3, 4} {
 		if !strings.Contains(got[id].Error, "no worker could run it identically") || !strings.Contains(got[id].Error, "build mismatch") {
 			t.Fatalf("job %d of another build: error %q", id, got[id].Error)
 		}
@@ -61,10 +72,10 @@ func TestBuildMismatch(t *testing.T) {
 	// A worker counts a job after publishing its result, so the last
 	// result can arrive a moment before its count.
 	a := p.Announcement()
-	for deadline := time.Now().Add(5 * time.Second); a.MatchesRun+a.Failed < 3 && time.Now().Before(deadline); a = p.Announcement() {
+	for deadline := time.Now().Add(5 * time.Second); a.MatchesRun+a.Failed < 5 && time.Now().Before(deadline); a = p.Announcement() {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if a.Refused != 2*jobs.MaxAttempts || a.MatchesRun != 1 || a.Failed != 2 {
+	if a.Refused != 3*jobs.MaxAttempts || a.MatchesRun != 2 || a.Failed != 3 {
 		t.Fatalf("announcement counts: run %d failed %d refused %d", a.MatchesRun, a.Failed, a.Refused)
 	}
 }

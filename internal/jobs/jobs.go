@@ -277,9 +277,13 @@ func (q *Queue) Pending(ctx context.Context) (uint64, error) {
 }
 
 // Build names what makes a match come out the same on every worker: the
-// sandbox's cost model (fuel) and the game's rules. A worker whose build
-// differs refuses the job rather than record a different match.
+// sandbox's cost model (fuel), the game's rules and the processor's
+// architecture, since wasm leaves the bits of a NaN to the processor (0/0
+// is a negative NaN on amd64, a positive one on arm64) and a bot may print
+// them. A worker whose build differs refuses the job rather than record a
+// different match.
 type Build struct {
 	CostModel int    `json:"cost_model"`
-	Rules     string `json:"rules"` // a fingerprint of the game's rules
+	Rules     string `json:"rules"`          // a fingerprint of the game's rules
+	Arch      string `json:"arch,omitempty"` // GOARCH; empty in jobs of servers before it was added
 }

@@ -9,9 +9,12 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arenabots/arena/internal/server"
 	"github.com/arenabots/arena/internal/store"
+	"github.com/arenabots/arena/sandbox"
+	"github.com/arenabots/arena/sandbox/wasmtest"
 )
 
 type req struct {
@@ -272,5 +275,29 @@ func TestAbuse(t *testing.T) {
 		if st != want {
 			t.Fatalf("sign-up attempt %d in a minute: %d, want %d", 8+i, st, want)
 		}
+	}
+}
+
+// TestBusyCompileIsNotARefusal: a compile that the wall-clock backstop
+// stops before the module has used its CPU time says the machine is
+// overloaded, not that the module is bad: 503, and the same bytes are
+// compiled again when offered again.
+func TestBusyCompileIsNotARefusal(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) { o.NoMatchmaker = true })
+	tok := signup(t, r.URL, "carol")
+	mod := wasmtest.Echo{Globals: 27}.Module() // new to this process
+	saved := sandbox.CompileWallLimit
+	sandbox.CompileWallLimit = time.Nanosecond
+	var up struct{ Error string }
+	st := call(t, "POST", r.URL+"/api/v1/games/dots-and-boxes/bots/echo", tok, bytes.NewReader(mod), "application/wasm", &up)
+	sandbox.CompileWallLimit = saved
+	if st != http.StatusServiceUnavailable || !strings.Contains(up.Error, "too busy") {
+		t.Fatalf("upload on an overloaded machine: %d %q; want 503 saying so", st, up.Error)
+	}
+	up.Error = ""
+	st = call(t, "POST", r.URL+"/api/v1/games/dots-and-boxes/bots/echo", tok, bytes.NewReader(mod), "application/wasm", &up)
+	// An echo bot fails its smoke match, but it gets there.
+	if st == http.StatusServiceUnavailable || strings.Contains(up.Error, "the module is refused") || !strings.Contains(up.Error, "smoke match") {
+		t.Fatalf("the same upload again: %d %q; want it compiled and tried, not remembered as refused", st, up.Error)
 	}
 }

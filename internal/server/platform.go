@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -45,6 +46,9 @@ func (s *Server) Upload(ctx context.Context, acc store.Account, game, name strin
 				msg += " (" + h + ")"
 			}
 			return store.Bot{}, store.Version{}, api.Errorf(http.StatusUnprocessableEntity, "%s", msg)
+		}
+		if errors.Is(err, sandbox.ErrBusy) {
+			return store.Bot{}, store.Version{}, api.Errorf(http.StatusServiceUnavailable, "the server is too busy to compile the module now; upload it again later")
 		}
 		return store.Bot{}, store.Version{}, err
 	}

@@ -38,6 +38,7 @@ package meter
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -156,6 +157,20 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Msg }
+
+// MaxQuotedName is the most of a module's name (of an import, an export)
+// that a message quotes: the names are the uploader's, up to the module's
+// size, and a message is stored, logged and shown.
+const MaxQuotedName = 64
+
+// QuoteName quotes a name from a module for a message, cut to MaxQuotedName
+// bytes.
+func QuoteName(name string) string {
+	if len(name) <= MaxQuotedName {
+		return strconv.Quote(name)
+	}
+	return fmt.Sprintf("%s... (%d bytes)", strconv.Quote(name[:MaxQuotedName]), len(name))
+}
 
 func refusal(format string, args ...any) *Error {
 	return &Error{Msg: fmt.Sprintf(format, args...)}

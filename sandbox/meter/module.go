@@ -407,7 +407,7 @@ func quoteImport(mod, name string) string {
 	if !utf8.ValidString(mod) || !utf8.ValidString(name) {
 		return "with a name that is not valid UTF-8"
 	}
-	return `"` + mod + `"."` + name + `"`
+	return QuoteName(mod) + "." + QuoteName(name)
 }
 
 func (t funcType) String() string {
@@ -626,7 +626,7 @@ func (m *rewriter) exportSection(r *reader) {
 			return
 		}
 		if slices.Contains(reservedExports, name) {
-			r.refuse("export %q is not allowed: the name is reserved for the fuel meter; rename or drop the export", name)
+			r.refuse("export %s is not allowed: the name is reserved for the fuel meter; rename or drop the export", QuoteName(name))
 			return
 		}
 		c = appendName(c, name)
@@ -644,7 +644,7 @@ func (m *rewriter) exportSection(r *reader) {
 			}
 		case kindGlobal:
 			if g := r.u32(); g >= m.globals {
-				r.fail("export %q names global %d, which does not exist", name, g)
+				r.fail("export %s names global %d, which does not exist", QuoteName(name), g)
 			} else {
 				c = appendU32(c, g)
 			}
