@@ -14,7 +14,7 @@ func mmapReserve(size uint64) []byte {
 		return nil
 	}
 	if hugePages {
-		_ = syscall.Madvise(b, 14) // MADV_HUGEPAGE; a refusal leaves small pages
+		adviseHugePages(b)
 	}
 	return b
 }

@@ -33,6 +33,9 @@ if [ -n "$unformatted" ]; then
   exit 1
 fi
 go vet ./...
+# Bot writers run the CLI on macOS too: the tree must build there (Linux
+# alone has some of the process controls; *_linux.go and *_other.go).
+GOOS=darwin GOARCH=arm64 go vet ./...
 cp go.mod /tmp/arena-go.mod.$$; cp go.sum /tmp/arena-go.sum.$$
 go mod tidy
 if ! cmp -s go.mod /tmp/arena-go.mod.$$ || ! cmp -s go.sum /tmp/arena-go.sum.$$; then

@@ -83,8 +83,8 @@ func startProcess(path string, argv []string, log *bot.Log, timeout time.Duratio
 	cmd := exec.Command(path, argv[1:]...)
 	cmd.Args = argv
 	// A process group of its own, so a kill reaches whatever it started, and
-	// death with the platform so no bot outlives it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// (on Linux) death with the platform so no bot outlives it.
+	cmd.SysProcAttr = processGroup()
 	cmd.Stderr = log
 	cmd.WaitDelay = time.Second
 	inR, inW, err := os.Pipe()
