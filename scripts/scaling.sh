@@ -77,7 +77,7 @@ serve() { # local workers (0: none), remote workers; sets cpu_s to the CPU secon
   local local_n=$1 remote_n=$2 dir="$tmp/data"
   rm -rf "$dir"; mkdir -p "$dir"
   pids=()
-  local args=(serve --addr "$http" --data "$dir" --rest 0 --check-every 0 --games none)
+  local args=(serve --addr "$http" --data "$dir" --rest 0 --check-every 0 --games none --challenges-per-minute 100000)
   if [ "$local_n" -gt 0 ]; then args+=(--workers "$local_n"); else args+=(--no-workers --nats-listen "$natsaddr"); fi
   "$tmp/arena" "${args[@]}" 2>"$dir/serve.log" & pids+=($!)
   until curl -fs "http://$http/healthz" >/dev/null 2>&1; do sleep 0.2; done

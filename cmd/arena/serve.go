@@ -32,23 +32,28 @@ type serveCmd struct {
 	NoWorkers    bool     `name:"no-workers" help:"Run no matches in this process: only joined workers (arena worker) do."`
 	Games        []string `name:"games" help:"Only these games get rated matches (default: all)."`
 	CheckEvery   int      `name:"check-every" default:"100" help:"Run one finished match in N again on another worker and compare the replays byte for byte (0: never)."`
+	Challenges   int      `name:"challenges-per-minute" default:"10" hidden:"" help:"Challenges one account may ask for in a minute (scripts/scaling.sh raises it)."`
+	TrustProxy   int      `name:"trust-proxy" default:"0" placeholder:"N" help:"Behind N reverse proxies that append the caller's address to X-Forwarded-For, count rate limits by the address the outermost one saw (docs/deploy.md). 0: the connection's address."`
 }
 
 func (c *serveCmd) Run() error {
 	if c.MatchNice < 0 || c.MatchNice > 19 {
 		return fmt.Errorf("serve: --match-nice %d: want 0 to 19", c.MatchNice)
 	}
+	if c.TrustProxy < 0 || c.TrustProxy > 10 {
+		return fmt.Errorf("serve: --trust-proxy %d: want 0 to 10", c.TrustProxy)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	// The site (internal/web) serves every page outside the API; it shows
 	// what the API answers, so it is handed the server's handler.
-	site, err := web.New(web.Options{Service: true, ReplayDir: filepath.Join(c.Data, "browser-games"), Logger: log})
+	site, err := web.New(web.Options{Service: true, ReplayDir: filepath.Join(c.Data, "browser-games"), Logger: log, TrustedProxies: c.TrustProxy})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer site.Close()
-	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: c.DB, Workers: c.Workers, MatchNice: c.MatchNice, Rest: c.Rest, AckWait: c.AckWait, Log: log, Site: site, Games: c.Games,
+	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: c.DB, Workers: c.Workers, MatchNice: c.MatchNice, Rest: c.Rest, AckWait: c.AckWait, Log: log, Site: site, Games: c.Games, TrustedProxies: c.TrustProxy, ChallengesPerMinute: c.Challenges,
 		NATS: server.NATSOptions{Listen: c.NATSListen, TLSCert: c.NATSTLSCert, TLSKey: c.NATSTLSKey, URL: c.NATS, Creds: c.NATSCreds, Replicas: c.NATSReplicas, NoWorkers: c.NoWorkers, CheckEvery: c.CheckEvery}})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

@@ -17,12 +17,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/arenabots/arena/internal/store"
+	"github.com/arenabots/arena/internal/visitors"
 )
 
 // HouseHandle is the account that owns the house bots.
@@ -66,10 +66,15 @@ func Errorf(status int, format string, args ...any) *Error {
 // Options configures the API.
 type Options struct {
 	Log *slog.Logger
-	// TrustProxy takes the client address from X-Forwarded-For.
-	TrustProxy bool
+	// TrustedProxies is the number of reverse proxies in front of the
+	// server, each appending to X-Forwarded-For: limits then count the
+	// address the outermost one saw (visitors.Addr). Zero: the connection's.
+	TrustedProxies int
 	// Limits per client address per minute; zero for the defaults.
 	SignupsPerMinute, LoginsPerMinute, UploadsPerMinute int
+	// ChallengesPerMinute limits each account's challenges; zero for the
+	// default (10).
+	ChallengesPerMinute int
 }
 
 // API is the HTTP handler.
@@ -79,11 +84,15 @@ type API struct {
 	opt     Options
 	log     *slog.Logger
 	mux     *http.ServeMux
-	signups *limiter
-	logins  *limiter
-	uploads *limiter
-	pages   pageCache
-	botGame botGames
+	signups *visitors.Rate
+	logins  *visitors.Rate
+	uploads *visitors.Rate
+	// challenges counts by account: a challenge is a match on the
+	// server's workers.
+	challenges *visitors.Rate
+	liveViews  *visitors.Streams // the live views open (API.live)
+	pages      pageCache
+	botGame    botGames
 }
 
 // New makes the API handler.
@@ -98,9 +107,11 @@ func New(st *store.Store, p Platform, opt Options) *API {
 		return d
 	}
 	a := &API{st: st, p: p, opt: opt, log: opt.Log, mux: http.NewServeMux(),
-		signups: newLimiter(or(opt.SignupsPerMinute, 10), time.Minute),
-		logins:  newLimiter(or(opt.LoginsPerMinute, 20), time.Minute),
-		uploads: newLimiter(or(opt.UploadsPerMinute, 10), time.Minute),
+		signups:    visitors.NewRate(or(opt.SignupsPerMinute, 10), time.Minute),
+		logins:     visitors.NewRate(or(opt.LoginsPerMinute, 20), time.Minute),
+		uploads:    visitors.NewRate(or(opt.UploadsPerMinute, 10), time.Minute),
+		challenges: visitors.NewRate(or(opt.ChallengesPerMinute, 10), time.Minute),
+		liveViews:  visitors.NewStreams(maxLiveStreams, maxLiveStreamsPerAddr),
 	}
 	a.routes()
 	return a
@@ -208,14 +219,5 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // clientIP is the address rate limits count against.
 func (a *API) clientIP(r *http.Request) string {
-	if a.opt.TrustProxy {
-		if f := r.Header.Get("X-Forwarded-For"); f != "" {
-			return strings.TrimSpace(strings.Split(f, ",")[0])
-		}
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
+	return visitors.Addr(r, a.opt.TrustedProxies)
 }

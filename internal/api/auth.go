@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -181,31 +180,4 @@ func checkOrigin(r *http.Request) error {
 		return Errorf(http.StatusForbidden, "cross-origin request refused")
 	}
 	return nil
-}
-
-// limiter counts events per key in fixed windows: a client address gets n
-// per window.
-type limiter struct {
-	n      int
-	window time.Duration
-	mu     sync.Mutex
-	start  time.Time
-	counts map[string]int
-}
-
-func newLimiter(n int, window time.Duration) *limiter {
-	return &limiter{n: n, window: window, counts: map[string]int{}}
-}
-
-// allow counts one event for key and reports whether it is within limits.
-func (l *limiter) allow(key string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := time.Now()
-	if now.Sub(l.start) >= l.window {
-		l.start = now
-		clear(l.counts) // memory stays bounded by the clients of one window
-	}
-	l.counts[key]++
-	return l.counts[key] <= l.n
 }

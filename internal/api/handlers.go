@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -126,7 +125,7 @@ func (a *API) credentials(r *http.Request) (Credentials, error) {
 }
 
 func (a *API) signup(w http.ResponseWriter, r *http.Request) error {
-	if !a.signups.allow(a.clientIP(r)) {
+	if !a.signups.Allow(a.clientIP(r)) {
 		return Errorf(http.StatusTooManyRequests, "too many sign-ups from your address; wait a minute")
 	}
 	c, err := a.credentials(r)
@@ -158,7 +157,7 @@ func (a *API) signup(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) login(w http.ResponseWriter, r *http.Request) error {
-	if !a.logins.allow(a.clientIP(r)) {
+	if !a.logins.Allow(a.clientIP(r)) {
 		return Errorf(http.StatusTooManyRequests, "too many log-in attempts from your address; wait a minute")
 	}
 	c, err := a.credentials(r)
@@ -205,7 +204,7 @@ func (a *API) newToken(w http.ResponseWriter, r *http.Request) error {
 		}
 		acc = c.acc
 	} else {
-		if !a.logins.allow(a.clientIP(r)) {
+		if !a.logins.Allow(a.clientIP(r)) {
 			return Errorf(http.StatusTooManyRequests, "too many log-in attempts from your address; wait a minute")
 		}
 		c, err := a.credentials(r)
@@ -670,7 +669,7 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 	} else if !ok {
 		return Errorf(http.StatusUnauthorized, "log in first (session cookie or Authorization: Bearer TOKEN)")
 	}
-	if !a.uploads.allow(a.clientIP(r)) {
+	if !a.uploads.Allow(a.clientIP(r)) {
 		return Errorf(http.StatusTooManyRequests, "too many uploads from your address; wait a minute")
 	}
 	wasm, formCSRF, err := readModule(r)
@@ -863,10 +862,12 @@ func (a *API) replay(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// liveStreams bounds the open server-sent event streams.
-var liveStreams atomic.Int64
-
-const maxLiveStreams = 256
+// The live views (server-sent event streams) open at once, in all and
+// from one address: one visitor must not take them all.
+const (
+	maxLiveStreams        = 256
+	maxLiveStreamsPerAddr = 8
+)
 
 func (a *API) live(w http.ResponseWriter, r *http.Request) error {
 	m, err := a.matchByPath(r)
@@ -877,11 +878,11 @@ func (a *API) live(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return Errorf(http.StatusNotImplemented, "streaming is not supported here")
 	}
-	if liveStreams.Add(1) > maxLiveStreams {
-		liveStreams.Add(-1)
+	closeStream, ok := a.liveViews.Open(a.clientIP(r))
+	if !ok {
 		return Errorf(http.StatusServiceUnavailable, "too many live views open; try again later")
 	}
-	defer liveStreams.Add(-1)
+	defer closeStream()
 	turns := make(chan []byte, 256)
 	past, stop, err := a.p.Live(m.ID, func(b []byte) {
 		select {
@@ -1037,6 +1038,9 @@ func (a *API) challenge(w http.ResponseWriter, r *http.Request) error {
 	seed := uint64(time.Now().UnixNano())
 	if req.Seed != nil {
 		seed = uint64(*req.Seed)
+	}
+	if !a.challenges.Allow("account " + c.acc.Handle) {
+		return Errorf(http.StatusTooManyRequests, "too many challenges from this account in the last minute; wait a minute")
 	}
 	id, err := a.p.Challenge(r.Context(), g.Info().ID, req.Bots, seed)
 	if err != nil {

@@ -301,3 +301,61 @@ func TestBusyCompileIsNotARefusal(t *testing.T) {
 		t.Fatalf("the same upload again: %d %q; want it compiled and tried, not remembered as refused", st, up.Error)
 	}
 }
+
+// TestLimitsBehindAProxy: behind a reverse proxy (--trust-proxy 1) every
+// request comes from the proxy's address, so limits count the address the
+// proxy appended to X-Forwarded-For: one visitor's failed log-ins lock out
+// that visitor, not the site, and what the visitor writes into the header
+// left of the proxy's entry changes nothing.
+func TestLimitsBehindAProxy(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) { o.NoMatchmaker = true; o.TrustedProxies = 1 })
+	signup(t, r.URL, "victim")
+	try := func(xff, password string) int {
+		t.Helper()
+		body := fmt.Sprintf(`{"handle":"victim","password":%q}`, password)
+		req, _ := http.NewRequest("POST", r.URL+"/api/v1/sessions", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Forwarded-For", xff)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	locked := false
+	for range 30 {
+		if try("198.51.100.66", "wrong") == http.StatusTooManyRequests {
+			locked = true
+			break
+		}
+	}
+	if !locked {
+		t.Fatal("30 failed log-ins from one address behind the proxy: never 429")
+	}
+	if st := try("203.0.113.5, 198.51.100.66", "wrong"); st != http.StatusTooManyRequests {
+		t.Errorf("the same visitor, naming another address left of the proxy's: %d, want 429", st)
+	}
+	if st := try("198.51.100.77", "correct horse"); st != http.StatusOK && st != http.StatusCreated {
+		t.Errorf("another visitor behind the same proxy, right password: %d; want to log in", st)
+	}
+}
+
+// TestChallengesPerAccount: an account asks for at most 10 challenges a
+// minute (429 after); another account is not held by that.
+func TestChallengesPerAccount(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) { o.NoMatchmaker = true })
+	tok := signup(t, r.URL, "dave")
+	body := `{"game":"dots-and-boxes","bots":[1,2]}`
+	codes := map[int]int{}
+	for range 12 {
+		codes[call(t, "POST", r.URL+"/api/v1/challenges", tok, strings.NewReader(body), "application/json", nil)]++
+	}
+	if codes[http.StatusCreated]+codes[http.StatusServiceUnavailable] != 10 || codes[http.StatusTooManyRequests] != 2 {
+		t.Errorf("12 challenges from one account in a minute: %v; want 10 taken (201, or 503 when the challenges' share is full) and 2 refused with 429", codes)
+	}
+	other := signup(t, r.URL, "erin")
+	if st := call(t, "POST", r.URL+"/api/v1/challenges", other, strings.NewReader(body), "application/json", nil); st == http.StatusTooManyRequests {
+		t.Errorf("another account's challenge: %d; the limit is per account", st)
+	}
+}

@@ -219,18 +219,24 @@ func judgeSmoke(m store.Match) (bool, string) {
 	return false, msg
 }
 
+// maxChallengesPerWorker bounds the challenges queued or running, per
+// worker (and as many again).
+const maxChallengesPerWorker = 4
+
 // Challenge schedules an unrated match between active bots of a game.
 func (s *Server) Challenge(ctx context.Context, game string, botIDs []int64, seed uint64) (int64, error) {
 	g, err := games.Lookup(game)
 	if err != nil {
 		return 0, api.Errorf(http.StatusNotFound, "no game %q", game)
 	}
-	live, err := s.store.CountLive(ctx)
+	// Challenges have their own share of the queue, so that rated matches
+	// (fill) go on however many are asked for.
+	waiting, err := s.store.CountLiveOfKind(ctx, store.KindChallenge)
 	if err != nil {
 		return 0, err
 	}
-	if live >= 8*s.capacity()+8 {
-		return 0, api.Errorf(http.StatusServiceUnavailable, "the match queue is full (%d matches waiting); try again in a minute", live)
+	if waiting >= maxChallengesPerWorker*s.capacity()+maxChallengesPerWorker {
+		return 0, api.Errorf(http.StatusServiceUnavailable, "the queue of challenges is full (%d waiting); try again in a minute", waiting)
 	}
 	bots, err := s.store.ActiveBots(ctx, game)
 	if err != nil {

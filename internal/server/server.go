@@ -54,9 +54,13 @@ type Options struct {
 	Games []string
 	// NoMatchmaker turns off the rated matches (for tests of other parts).
 	NoMatchmaker bool
-	// TrustProxy makes the API take the client's address from
-	// X-Forwarded-For (only behind a reverse proxy that sets it).
-	TrustProxy bool
+	// TrustedProxies is the number of reverse proxies in front of the
+	// server that append to X-Forwarded-For (visitors.Addr); zero takes
+	// the connection's address.
+	TrustedProxies int
+	// ChallengesPerMinute limits each account's challenges (api.Options);
+	// zero for the default.
+	ChallengesPerMinute int
 	// NATS is where workers on other machines join (scale.go).
 	NATS NATSOptions
 	// Now is the clock expired tokens and sessions are purged by; nil
@@ -145,7 +149,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	})
 	mux.Handle("GET /metrics", s.metrics.handler())
 	s.scaleRoutes(mux)
-	s.api = api.New(s.store, s, api.Options{Log: opt.Log, TrustProxy: opt.TrustProxy})
+	s.api = api.New(s.store, s, api.Options{Log: opt.Log, TrustedProxies: opt.TrustedProxies, ChallengesPerMinute: opt.ChallengesPerMinute})
 	mux.Handle("/api/", s.api)
 	if opt.Site != nil {
 		mux.Handle("/", opt.Site)

@@ -207,7 +207,13 @@ func (s *Server) fill(ctx context.Context, turn int) error {
 		return err
 	}
 	s.metrics.depth.Set(float64(live))
-	free := queuedPerWorker*s.capacity() - live
+	// Challenges wait in their own share (Challenge): rated matches are
+	// made whatever users ask for.
+	challenges, err := s.store.CountLiveOfKind(ctx, store.KindChallenge)
+	if err != nil {
+		return err
+	}
+	free := queuedPerWorker*s.capacity() - (live - challenges)
 	all := games.All()
 	if len(s.opt.Games) > 0 {
 		all = slices.DeleteFunc(slices.Clone(all), func(g game.Game) bool { return !slices.Contains(s.opt.Games, g.Info().ID) })

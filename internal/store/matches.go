@@ -810,3 +810,13 @@ func (s *Store) CountLive(ctx context.Context) (int, error) {
 	}
 	return n, nil
 }
+
+// CountLiveOfKind counts queued and running matches of one kind.
+func (s *Store) CountLiveOfKind(ctx context.Context, kind string) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM matches WHERE state IN (?, ?) AND kind = ?`), Queued, Running, kind).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: count live %s matches: %w", kind, err)
+	}
+	return n, nil
+}

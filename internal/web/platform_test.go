@@ -290,3 +290,69 @@ func TestPageTitles(t *testing.T) {
 		}
 	}
 }
+
+// TestEventStreamsPerVisitor: one visitor holds at most
+// maxEventStreamsPerAddr event streams open (each is a goroutine, a
+// connection and a compressor's buffers); the next is refused with 503,
+// and another visitor behind the same proxy still gets one.
+func TestEventStreamsPerVisitor(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/api/v1/matches", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"matches":[]}`)
+	})
+	site, err := New(Options{Service: true, TrustedProxies: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	site.SetAPI(mux)
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	open := func(visitor string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest("GET", srv.URL+"/arena/dots-and-boxes/events", nil)
+		req.Header.Set("X-Forwarded-For", visitor)
+		req.Header.Set("Accept-Encoding", "gzip")
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	var held []*http.Response
+	defer func() {
+		for _, r := range held {
+			r.Body.Close()
+		}
+	}()
+	for i := range maxEventStreamsPerAddr {
+		resp := open("198.51.100.1")
+		held = append(held, resp)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("stream %d of one visitor: %d", i+1, resp.StatusCode)
+		}
+	}
+	over := open("198.51.100.1")
+	over.Body.Close()
+	if over.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("stream %d of one visitor: %d, want 503", maxEventStreamsPerAddr+1, over.StatusCode)
+	}
+	other := open("198.51.100.2")
+	held = append(held, other)
+	if other.StatusCode != http.StatusOK {
+		t.Errorf("another visitor's stream: %d, want 200", other.StatusCode)
+	}
+	// A stream closed by its visitor frees its place.
+	held[0].Body.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		again := open("198.51.100.1")
+		held = append(held, again)
+		if again.StatusCode == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after closing a stream, a new one: %d", again.StatusCode)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

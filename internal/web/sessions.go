@@ -57,11 +57,12 @@ type sessionLimits struct {
 	perIP    int           // live sessions per client address
 	total    int           // live sessions in all
 	kept     int           // finished sessions kept in memory
+	viewed   int64         // bytes of the replays opened from files (/view) kept
 	turnWait time.Duration // how long a person may think
 	matchMax time.Duration // how long any session may run
 }
 
-var defaultLimits = sessionLimits{perIP: 4, total: 64, kept: 200, turnWait: humanbot.DefaultLimit, matchMax: 4 * time.Hour}
+var defaultLimits = sessionLimits{perIP: 4, total: 64, kept: 200, viewed: 256 << 20, turnWait: humanbot.DefaultLimit, matchMax: 4 * time.Hour}
 
 // sessions holds every session.
 type sessions struct {
@@ -71,8 +72,13 @@ type sessions struct {
 	mu       sync.Mutex
 	byID     map[string]*session
 	finished []string // ids of finished sessions, oldest first
-	liveByIP map[string]int
-	live     int
+	// Replays opened from files are kept apart, bounded by their bytes: a
+	// file of 700 KB can hold 20,000 empty turns whose frames take 30 MB,
+	// and a stranger's files must not push people's games out.
+	viewed      []*session // oldest first
+	viewedBytes int64
+	liveByIP    map[string]int
+	live        int
 }
 
 func newSessions(limits sessionLimits, dir string) *sessions {
@@ -237,18 +243,39 @@ func (ss *sessions) keep(id string) {
 	}
 }
 
-// addReplay stores a finished match read from a file.
+// addReplay stores a finished match read from a file, forgetting the
+// oldest such replays beyond the limit of their bytes.
 func (ss *sessions) addReplay(g game.Game, r *replay.Replay) (*session, error) {
 	v, err := buildView(g, r)
 	if err != nil {
 		return nil, err
 	}
+	size := v.size()
+	if size > ss.limits.viewed/4 {
+		return nil, fmt.Errorf("its %d turns make %d MB to show, more than this site keeps for one replay (%d MB)", len(r.Turns), size>>20, ss.limits.viewed/4>>20)
+	}
 	s := &session{id: randomID(12), game: g, human: -1, prompt: -1, done: true, rep: r, view: v, bots: v.Bots}
 	ss.mu.Lock()
+	defer ss.mu.Unlock()
 	ss.byID[s.id] = s
-	ss.keep(s.id)
-	ss.mu.Unlock()
+	ss.viewed = append(ss.viewed, s)
+	ss.viewedBytes += size
+	for ss.viewedBytes > ss.limits.viewed {
+		old := ss.viewed[0]
+		ss.viewed = ss.viewed[1:]
+		ss.viewedBytes -= old.view.size()
+		delete(ss.byID, old.id)
+	}
 	return s, nil
+}
+
+// size is what the view keeps: its frames and the replay.
+func (v *viewData) size() int64 {
+	n := int64(len(v.Replay))
+	for _, f := range v.Frames {
+		n += int64(len(f))
+	}
+	return n
 }
 
 func (ss *sessions) get(id string) *session {

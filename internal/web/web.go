@@ -5,6 +5,7 @@
 package web
 
 import (
+	"compress/gzip"
 	"context"
 	"embed"
 	"encoding/json"
@@ -15,7 +16,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -25,6 +25,7 @@ import (
 	"github.com/arenabots/arena/bot/humanbot"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/visitors"
 	"github.com/arenabots/arena/replay"
 )
 
@@ -46,6 +47,9 @@ type Options struct {
 	Service bool
 	// Logger receives errors; slog.Default() when nil.
 	Logger *slog.Logger
+	// TrustedProxies is the number of reverse proxies in front of the
+	// site that append to X-Forwarded-For (visitors.Addr).
+	TrustedProxies int
 }
 
 // Site is the site's handler.
@@ -54,6 +58,8 @@ type Site struct {
 	mux      *http.ServeMux
 	pages    map[string]*template.Template
 	sessions *sessions
+	streams  *visitors.Streams // the event streams open (eventStream)
+	viewRate *visitors.Rate    // replay files opened (viewUpload)
 	local    *session
 	log      *slog.Logger
 
@@ -64,7 +70,9 @@ type Site struct {
 
 // New makes the site.
 func New(opts Options) (*Site, error) {
-	s := &Site{opts: opts, mux: http.NewServeMux(), sessions: newSessions(defaultLimits, opts.ReplayDir), log: opts.Logger}
+	s := &Site{opts: opts, mux: http.NewServeMux(), sessions: newSessions(defaultLimits, opts.ReplayDir), log: opts.Logger,
+		streams:  visitors.NewStreams(maxEventStreams, maxEventStreamsPerAddr),
+		viewRate: visitors.NewRate(viewsPerMinute, time.Minute)}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -375,7 +383,7 @@ func (s *Site) playStart(w http.ResponseWriter, r *http.Request) {
 		}
 		seed = n
 	}
-	sess, err := s.sessions.start(startSpec{game: g, seed: seed, params: params, seats: seats, delay: delay, ip: clientIP(r)})
+	sess, err := s.sessions.start(startSpec{game: g, seed: seed, params: params, seats: seats, delay: delay, ip: s.clientIP(r)})
 	if errors.Is(err, errBusy) {
 		s.render(w, http.StatusTooManyRequests, "play", page{Title: gv.Name + ": play", Game: &gv, Section: "play",
 			Data: playData{Error: "Too many games are running (at most 4 from one address at a time). Finish or leave one first."}})
@@ -403,13 +411,7 @@ func sameOrigin(r *http.Request) bool {
 	return o == "http://"+r.Host || o == "https://"+r.Host
 }
 
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
+func (s *Site) clientIP(r *http.Request) string { return visitors.Addr(r, s.opts.TrustedProxies) }
 
 func (s *Site) session(w http.ResponseWriter, r *http.Request) *session {
 	if s.local != nil && r.PathValue("id") == s.local.id {
@@ -549,12 +551,26 @@ func (s *Site) eventStream(w http.ResponseWriter, r *http.Request) (http.Respons
 		s.fail(w, r, http.StatusInternalServerError, "streaming is not supported here")
 		return nil, nil, nil, false
 	}
+	closeStream, ok := s.streams.Open(s.clientIP(r))
+	if !ok {
+		s.fail(w, r, http.StatusServiceUnavailable, "Too many live pages are open; close some, or try again later.")
+		return nil, nil, nil, false
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Accel-Buffering", "no")
-	w, done := compress(w, r)
-	return w, w.(http.Flusher), done, true
+	w, compressed := compressLevel(w, r, gzip.BestSpeed)
+	return w, w.(http.Flusher), func() { compressed(); closeStream() }, true
 }
+
+// The event streams open at once (live games, Arena pages, match views), in
+// all and from one address: each holds a goroutine, a connection and a
+// compressor's buffers (about half a megabyte), and one visitor must not
+// take them all.
+const (
+	maxEventStreams        = 1024
+	maxEventStreamsPerAddr = 16
+)
 
 func writeEvent(w io.Writer, ev sseEvent) {
 	fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.name, ev.data)
@@ -616,6 +632,10 @@ func (s *Site) sessionLeave(w http.ResponseWriter, r *http.Request) {
 // Grid Royale replay of 400 turns is about 600 KB.
 const maxReplayUpload = 16 << 20
 
+// viewsPerMinute bounds the replay files one address opens: rebuilding a
+// long replay's frames takes seconds of CPU.
+const viewsPerMinute = 10
+
 func (s *Site) viewPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, "view", page{Title: "Open a replay"})
 }
@@ -626,6 +646,10 @@ func (s *Site) viewUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	if !sameOrigin(r) {
 		bad(http.StatusForbidden, "The form came from another site.")
+		return
+	}
+	if !s.viewRate.Allow(s.clientIP(r)) {
+		bad(http.StatusTooManyRequests, fmt.Sprintf("At most %d replays a minute can be opened from one address; wait a minute.", viewsPerMinute))
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxReplayUpload+64<<10)

@@ -1,9 +1,11 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -337,5 +339,81 @@ func TestLogsOnlyForFiles(t *testing.T) {
 	}
 	if strings.Contains(string(without.Replay), "secret plan") || strings.Contains(string(without.Replay), `"logs"`) {
 		t.Fatal("a platform match's view carries its bots' logs")
+	}
+}
+
+// TestOpenedReplaysAreBoundedByBytes: replays opened from files are kept
+// apart from the games played here, bounded by what their views take, the
+// oldest going first; one that alone would take more than a quarter of the
+// bound is refused with a message.
+func TestOpenedReplaysAreBoundedByBytes(t *testing.T) {
+	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
+	g, _ := games.Lookup("dots-and-boxes")
+	v, err := buildView(g, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := v.size()
+	ss := newSessions(sessionLimits{kept: 200, viewed: 4*size + size/2}, "")
+	var opened []*session
+	for range 5 {
+		s, err := ss.addReplay(g, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opened = append(opened, s)
+	}
+	if ss.get(opened[0].id) != nil {
+		t.Error("the oldest of five opened replays is still kept; four fit the bound")
+	}
+	for _, s := range opened[1:] {
+		if ss.get(s.id) == nil {
+			t.Errorf("replay %s, one of the newest four, is gone", s.id)
+		}
+	}
+	if ss.viewedBytes != 4*size || len(ss.viewed) != 4 {
+		t.Errorf("kept %d replays, %d bytes; want 4, %d", len(ss.viewed), ss.viewedBytes, 4*size)
+	}
+	small := newSessions(sessionLimits{kept: 200, viewed: 2 * size}, "")
+	if _, err := small.addReplay(g, r); err == nil || !strings.Contains(err.Error(), "more than this site keeps for one replay") {
+		t.Errorf("a replay over a quarter of the bound: %v; want it refused, saying why", err)
+	}
+}
+
+// TestOpeningReplaysIsRateLimited: rebuilding a long replay costs seconds of
+// CPU, so one address opens at most viewsPerMinute a minute.
+func TestOpeningReplaysIsRateLimited(t *testing.T) {
+	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
+	data, _ := r.Marshal()
+	site, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	c := client(t)
+	post := func() int {
+		var buf bytes.Buffer
+		mw := multipart.NewWriter(&buf)
+		fw, _ := mw.CreateFormFile("replay", "match.json")
+		fw.Write(data)
+		mw.Close()
+		req, _ := http.NewRequest("POST", srv.URL+"/view", &buf)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		req.Header.Set("Origin", srv.URL)
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for i := range viewsPerMinute {
+		if st := post(); st != http.StatusSeeOther {
+			t.Fatalf("replay %d: %d, want 303 to its view", i+1, st)
+		}
+	}
+	if st := post(); st != http.StatusTooManyRequests {
+		t.Errorf("replay %d within the minute: %d, want 429", viewsPerMinute+1, st)
 	}
 }
