@@ -21,6 +21,7 @@ import (
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/store"
+	"github.com/arenabots/arena/internal/visitors"
 	"github.com/arenabots/arena/rating"
 )
 
@@ -897,6 +898,10 @@ func (a *API) live(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
+	// A viewer who stops reading loses the stream a minute after a write
+	// blocks; one who reads keeps it for the whole match.
+	sw := &visitors.DeadlineWriter{ResponseWriter: w, Conn: http.NewResponseController(w), Wait: time.Minute}
+	w, fl = sw, sw
 	fmt.Fprintf(w, "event: match\ndata: %s\n\n", mustJSON(matchJSON(m)))
 	// The turns so far, so that a view opened late draws the board at once.
 	if past == nil {

@@ -26,6 +26,7 @@ import (
 	"github.com/arenabots/arena/internal/api"
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/internal/store"
+	"github.com/arenabots/arena/internal/visitors"
 	"github.com/arenabots/arena/rating"
 	"github.com/arenabots/arena/worker"
 )
@@ -154,7 +155,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	if opt.Site != nil {
 		mux.Handle("/", opt.Site)
 	}
-	s.handler = mux
+	s.handler = visitors.WriteDeadline(mux, responseWriteWait)
 	return s, nil
 }
 
@@ -251,6 +252,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	return serveErr
 }
+
+// responseWriteWait bounds the time to write a response (a client that
+// stops reading must not pin it in memory): 3 minutes carry a replay of
+// 16 MB at 90 KB/s. Event streams renew theirs at every write.
+const responseWriteWait = 3 * time.Minute
 
 func (s *Server) close() {
 	if s.nc != nil {

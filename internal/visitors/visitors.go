@@ -104,3 +104,39 @@ func (l *Rate) Allow(key string) bool {
 	l.counts[key]++
 	return l.counts[key] <= l.n
 }
+
+// WriteDeadline gives every response of h a write deadline d from the
+// request's start: a client that stops reading must not pin a response (a
+// replay of megabytes) in the server for good. Streams renew theirs with a
+// DeadlineWriter.
+func WriteDeadline(h http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d))
+		h.ServeHTTP(w, r)
+	})
+}
+
+// DeadlineWriter writes a stream (server-sent events), renewing the
+// connection's write deadline before every write and flush: a visitor who
+// reads keeps the stream for as long as it lasts, one who stops reading
+// loses it Wait after the first write that blocks.
+type DeadlineWriter struct {
+	http.ResponseWriter                          // what the stream writes to (it may compress)
+	Conn                *http.ResponseController // of the server's own ResponseWriter
+	Wait                time.Duration
+}
+
+func (d *DeadlineWriter) renew() { _ = d.Conn.SetWriteDeadline(time.Now().Add(d.Wait)) }
+
+func (d *DeadlineWriter) Write(b []byte) (int, error) {
+	d.renew()
+	return d.ResponseWriter.Write(b)
+}
+
+// Flush renews the deadline and flushes.
+func (d *DeadlineWriter) Flush() {
+	d.renew()
+	if f, ok := d.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}

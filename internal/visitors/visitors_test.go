@@ -1,8 +1,12 @@
 package visitors
 
 import (
+	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"testing"
+	"time"
 )
 
 func TestAddr(t *testing.T) {
@@ -60,5 +64,63 @@ func TestStreams(t *testing.T) {
 	b1()
 	if s.byAddr["b"] != 0 || len(s.byAddr) != 2 {
 		t.Fatalf("counts after closing: %v", s.byAddr)
+	}
+}
+
+// TestWriteDeadlines: a response to a client that never reads fails its
+// writes once the deadline passes, rather than block for good; a stream
+// whose client reads goes on past the deadline, renewed at every write.
+func TestWriteDeadlines(t *testing.T) {
+	const wait = 300 * time.Millisecond
+	blocked := make(chan error, 1)
+	streamed := make(chan error, 1)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
+		chunk := make([]byte, 1<<20)
+		for range 256 { // far more than the sockets' buffers
+			if _, err := w.Write(chunk); err != nil {
+				blocked <- err
+				return
+			}
+		}
+		blocked <- nil
+	})
+	mux.HandleFunc("/stream", func(w http.ResponseWriter, r *http.Request) {
+		sw := &DeadlineWriter{ResponseWriter: w, Conn: http.NewResponseController(w), Wait: wait}
+		for i := range 20 { // 1 s of events, past the request's own deadline
+			if _, err := fmt.Fprintf(sw, "data: %d\n\n", i); err != nil {
+				streamed <- err
+				return
+			}
+			sw.Flush()
+			time.Sleep(50 * time.Millisecond)
+		}
+		streamed <- nil
+	})
+	srv := httptest.NewServer(WriteDeadline(mux, wait))
+	defer srv.Close()
+
+	resp, err := http.Get(srv.URL + "/big") // and never read
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	select {
+	case err := <-blocked:
+		if err == nil {
+			t.Error("256 MiB written to a client that reads nothing")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a write to a client that reads nothing still blocks after 10 s")
+	}
+
+	resp, err = http.Get(srv.URL + "/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if err := <-streamed; err != nil || n == 0 {
+		t.Errorf("a stream read as it came: %v after %d bytes; want all of it", err, n)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,11 +60,12 @@ type sessionLimits struct {
 	total    int           // live sessions in all
 	kept     int           // finished sessions kept in memory
 	viewed   int64         // bytes of the replays opened from files (/view) kept
+	saved    int64         // bytes of the games' replays kept on disk (sessions.dir)
 	turnWait time.Duration // how long a person may think
 	matchMax time.Duration // how long any session may run
 }
 
-var defaultLimits = sessionLimits{perIP: 4, total: 64, kept: 200, viewed: 256 << 20, turnWait: humanbot.DefaultLimit, matchMax: 4 * time.Hour}
+var defaultLimits = sessionLimits{perIP: 4, total: 64, kept: 200, viewed: 256 << 20, saved: 1 << 30, turnWait: humanbot.DefaultLimit, matchMax: 4 * time.Hour}
 
 // sessions holds every session.
 type sessions struct {
@@ -78,11 +81,14 @@ type sessions struct {
 	viewed      []*session // oldest first
 	viewedBytes int64
 	liveByIP    map[string]int
-	live        int
+
+	saveMu     sync.Mutex // held while counting or pruning the saved replays
+	savedBytes int64      // in dir; -1 until the first save counts them
+	live       int
 }
 
 func newSessions(limits sessionLimits, dir string) *sessions {
-	return &sessions{limits: limits, dir: dir, byID: map[string]*session{}, liveByIP: map[string]int{}}
+	return &sessions{limits: limits, dir: dir, byID: map[string]*session{}, liveByIP: map[string]int{}, savedBytes: -1}
 }
 
 var errBusy = errors.New("too many games are running")
@@ -220,7 +226,10 @@ func (ss *sessions) retire(s *session) {
 	if ss.dir != "" {
 		if r := s.replay(); r != nil {
 			if err := os.MkdirAll(ss.dir, 0o755); err == nil {
-				_ = r.Save(filepath.Join(ss.dir, s.id+".json"))
+				path := filepath.Join(ss.dir, s.id+".json")
+				if r.Save(path) == nil {
+					ss.savedOne(path)
+				}
 			}
 		}
 	}
@@ -240,6 +249,54 @@ func (ss *sessions) keep(id string) {
 	for len(ss.finished) > ss.limits.kept {
 		delete(ss.byID, ss.finished[0])
 		ss.finished = ss.finished[1:]
+	}
+}
+
+// savedOne counts a replay saved to ss.dir and, past the limit of the
+// directory's bytes, removes the oldest replays there until it is a tenth
+// under: a game left at once ends in a second, and one address could
+// otherwise fill the disk.
+func (ss *sessions) savedOne(path string) {
+	ss.saveMu.Lock()
+	defer ss.saveMu.Unlock()
+	if ss.savedBytes < 0 { // first save since the start: count what is there
+		ss.savedBytes = 0
+		if ents, err := os.ReadDir(ss.dir); err == nil {
+			for _, e := range ents {
+				if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+					ss.savedBytes += info.Size()
+				}
+			}
+		}
+	} else if info, err := os.Stat(path); err == nil {
+		ss.savedBytes += info.Size()
+	}
+	if ss.savedBytes <= ss.limits.saved {
+		return
+	}
+	ents, err := os.ReadDir(ss.dir)
+	if err != nil {
+		return
+	}
+	type file struct {
+		name string
+		size int64
+		mod  time.Time
+	}
+	var files []file
+	for _, e := range ents {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && strings.HasSuffix(e.Name(), ".json") {
+			files = append(files, file{e.Name(), info.Size(), info.ModTime()})
+		}
+	}
+	slices.SortFunc(files, func(a, b file) int { return a.mod.Compare(b.mod) })
+	for _, f := range files {
+		if ss.savedBytes <= ss.limits.saved-ss.limits.saved/10 {
+			break
+		}
+		if os.Remove(filepath.Join(ss.dir, f.name)) == nil {
+			ss.savedBytes -= f.size
+		}
 	}
 }
 

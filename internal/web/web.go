@@ -559,9 +559,16 @@ func (s *Site) eventStream(w http.ResponseWriter, r *http.Request) (http.Respons
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Accel-Buffering", "no")
-	w, compressed := compressLevel(w, r, gzip.BestSpeed)
-	return w, w.(http.Flusher), func() { compressed(); closeStream() }, true
+	conn := http.NewResponseController(w)
+	cw, compressed := compressLevel(w, r, gzip.BestSpeed)
+	sw := &visitors.DeadlineWriter{ResponseWriter: cw, Conn: conn, Wait: streamWriteWait}
+	return sw, sw, func() { compressed(); closeStream() }, true
 }
+
+// streamWriteWait is how long an event stream's write may block: a visitor
+// who stops reading loses the stream then (the keep-alive comments write
+// every 20 s, so a reading one never waits that long).
+const streamWriteWait = time.Minute
 
 // The event streams open at once (live games, Arena pages, match views), in
 // all and from one address: each holds a goroutine, a connection and a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -415,5 +418,41 @@ func TestOpeningReplaysIsRateLimited(t *testing.T) {
 	}
 	if st := post(); st != http.StatusTooManyRequests {
 		t.Errorf("replay %d within the minute: %d, want 429", viewsPerMinute+1, st)
+	}
+}
+
+// TestSavedGamesAreBounded: the games played in the browser are saved to
+// the server's directory until their bytes pass the bound; then the oldest
+// go until a tenth under it (a game left at once ends in a second).
+func TestSavedGamesAreBounded(t *testing.T) {
+	dir := t.TempDir()
+	ss := newSessions(sessionLimits{saved: 10_000}, dir)
+	write := func(name string, age time.Duration) string {
+		path := filepath.Join(dir, name+".json")
+		if err := os.WriteFile(path, make([]byte, 1000), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		when := time.Now().Add(-age)
+		os.Chtimes(path, when, when)
+		return path
+	}
+	for i := range 9 { // there from an earlier run: 9,000 bytes, oldest first
+		write(fmt.Sprintf("old%d", i), time.Duration(20-i)*time.Minute)
+	}
+	ss.savedOne(write("new0", 0)) // 10,000: at the bound, all kept
+	if ents, _ := os.ReadDir(dir); len(ents) != 10 {
+		t.Fatalf("%d files at the bound; want all 10", len(ents))
+	}
+	ss.savedOne(write("new1", 0)) // 11,000: down to 9,000
+	ents, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if len(names) != 9 || slices.Contains(names, "old0.json") || slices.Contains(names, "old1.json") || !slices.Contains(names, "new1.json") {
+		t.Errorf("after passing the bound: %v; want the two oldest gone, 9 left", names)
+	}
+	if ss.savedBytes != 9000 {
+		t.Errorf("counted %d bytes, want 9000", ss.savedBytes)
 	}
 }
