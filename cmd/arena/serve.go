@@ -40,6 +40,9 @@ func (c *serveCmd) Run() error {
 	if c.MatchNice < 0 || c.MatchNice > 19 {
 		return fmt.Errorf("serve: --match-nice %d: want 0 to 19", c.MatchNice)
 	}
+	if c.Challenges < 1 {
+		return fmt.Errorf("serve: --challenges-per-minute %d: want at least 1", c.Challenges)
+	}
 	if c.TrustProxy < 0 || c.TrustProxy > 10 {
 		return fmt.Errorf("serve: --trust-proxy %d: want 0 to 10", c.TrustProxy)
 	}

@@ -674,6 +674,9 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 		return Errorf(http.StatusTooManyRequests, "too many uploads from your address; wait a minute")
 	}
 	wasm, formCSRF, err := readModule(r)
+	// The response's write deadline runs from now, not from the request's
+	// start: 32 MiB over a slow line take minutes to arrive.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(UploadWriteWait))
 	if err != nil {
 		return err
 	}
@@ -863,6 +866,22 @@ func (a *API) replay(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// UploadWriteWait is the time an upload's answer has to be written once
+// the module has arrived (the check runs meanwhile: up to 90 s).
+const UploadWriteWait = 3 * time.Minute
+
+// StreamWriteWait is how long a write to an event stream may wait: a
+// client that stops reading loses the stream then.
+const StreamWriteWait = time.Minute
+
+// fromSite marks the site's own requests to the API (FromSite).
+type fromSite struct{}
+
+// FromSite marks ctx as the site's own request to the API, made in the
+// process for a page the site serves and bounds itself (a match page's
+// stream): the API does not count it among its live views.
+func FromSite(ctx context.Context) context.Context { return context.WithValue(ctx, fromSite{}, true) }
+
 // The live views (server-sent event streams) open at once, in all and
 // from one address: one visitor must not take them all.
 const (
@@ -879,11 +898,13 @@ func (a *API) live(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return Errorf(http.StatusNotImplemented, "streaming is not supported here")
 	}
-	closeStream, ok := a.liveViews.Open(a.clientIP(r))
-	if !ok {
-		return Errorf(http.StatusServiceUnavailable, "too many live views open; try again later")
+	if r.Context().Value(fromSite{}) == nil {
+		done, ok := a.liveViews.Open(a.clientIP(r))
+		if !ok {
+			return Errorf(http.StatusServiceUnavailable, "too many live views open; try again later")
+		}
+		defer done()
 	}
-	defer closeStream()
 	turns := make(chan []byte, 256)
 	past, stop, err := a.p.Live(m.ID, func(b []byte) {
 		select {
@@ -900,7 +921,7 @@ func (a *API) live(w http.ResponseWriter, r *http.Request) error {
 	w.WriteHeader(http.StatusOK)
 	// A viewer who stops reading loses the stream a minute after a write
 	// blocks; one who reads keeps it for the whole match.
-	sw := &visitors.DeadlineWriter{ResponseWriter: w, Conn: http.NewResponseController(w), Wait: time.Minute}
+	sw := &visitors.DeadlineWriter{ResponseWriter: w, Conn: http.NewResponseController(w), Wait: StreamWriteWait}
 	w, fl = sw, sw
 	fmt.Fprintf(w, "event: match\ndata: %s\n\n", mustJSON(matchJSON(m)))
 	// The turns so far, so that a view opened late draws the board at once.

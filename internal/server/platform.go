@@ -236,7 +236,7 @@ func (s *Server) Challenge(ctx context.Context, game string, botIDs []int64, see
 		return 0, err
 	}
 	if waiting >= maxChallengesPerWorker*s.capacity()+maxChallengesPerWorker {
-		return 0, api.Errorf(http.StatusServiceUnavailable, "the queue of challenges is full (%d waiting); try again in a minute", waiting)
+		return 0, api.Errorf(http.StatusServiceUnavailable, "the queue of challenges is full (%d queued or running); try again in a minute", waiting)
 	}
 	bots, err := s.store.ActiveBots(ctx, game)
 	if err != nil {

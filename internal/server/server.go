@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -156,6 +157,9 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		mux.Handle("/", opt.Site)
 	}
 	s.handler = visitors.WriteDeadline(mux, responseWriteWait)
+	if opt.TrustedProxies == 0 {
+		s.handler = s.warnOfProxy(s.handler)
+	}
 	return s, nil
 }
 
@@ -251,6 +255,23 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		serveErr = nil
 	}
 	return serveErr
+}
+
+// warnOfProxy logs once when requests come through a reverse proxy while
+// --trust-proxy is 0 (X-Forwarded-For from a local address): every visitor
+// then shares the proxy's address, and its limits.
+func (s *Server) warnOfProxy(h http.Handler) http.Handler {
+	var once sync.Once
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Forwarded-For") != "" {
+			if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil && (ap.Addr().IsLoopback() || ap.Addr().IsPrivate()) {
+				once.Do(func() {
+					s.log.Warn("requests come through a reverse proxy (X-Forwarded-For from " + ap.Addr().String() + ") but --trust-proxy is 0: every visitor shares the proxy's address and its limits (log-ins, uploads, streams); start with --trust-proxy 1 (docs/deploy.md)")
+				})
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // responseWriteWait bounds the time to write a response (a client that

@@ -1,7 +1,8 @@
-// Package visitors tells the site's and the API's visitors apart: the
-// address that rate limits count (behind trusted reverse proxies, the one
-// the outermost proxy saw), and bounds on the long-lived streams each
-// address may hold open.
+// Package visitors tells the site's and the API's visitors apart and bounds
+// what each may hold: the address that limits count (behind trusted reverse
+// proxies, the one the outermost proxy saw), rates per address or account,
+// the long-lived streams each address may hold open, and deadlines on
+// writing to a client that stops reading.
 package visitors
 
 import (
@@ -16,27 +17,63 @@ import (
 // Addr is the client address of r that limits count against. With
 // trustedProxies zero it is the connection's; behind that many reverse
 // proxies, each appending the address it was called from to
-// X-Forwarded-For, it is the entry that many from the right: the entries
-// left of it are whatever the client sent, and a client must not choose
-// its own address.
+// X-Forwarded-For (on its line, or a line of its own), it is the entry that
+// many from the right: the entries left of it are whatever the client sent,
+// and a client must not choose its own address. An IPv6 address counts by
+// its /64, which one host usually holds whole.
 func Addr(r *http.Request, trustedProxies int) string {
 	if trustedProxies > 0 {
-		var hops []string
-		for _, h := range r.Header.Values("X-Forwarded-For") {
-			hops = append(hops, strings.Split(h, ",")...)
+		if a, ok := forwardedFor(r.Header.Values("X-Forwarded-For"), trustedProxies); ok {
+			return key(a)
 		}
-		if len(hops) > 0 {
-			i := max(len(hops)-trustedProxies, 0)
-			if a, err := netip.ParseAddr(strings.TrimSpace(hops[i])); err == nil {
-				return a.Unmap().String()
-			}
-		}
+	}
+	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
+		return key(ap.Addr())
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+// forwardedFor is the entry n from the right of X-Forwarded-For's lines,
+// or the leftmost when there are fewer. It scans from the right, so a long
+// header costs only the entries it passes.
+func forwardedFor(lines []string, n int) (netip.Addr, bool) {
+	var entry string
+	for i := len(lines) - 1; i >= 0 && n > 0; i-- {
+		line := lines[i]
+		for n > 0 {
+			k := strings.LastIndexByte(line, ',')
+			entry, line = line[k+1:], line[:max(k, 0)]
+			n--
+			if k < 0 {
+				break
+			}
+		}
+	}
+	entry = strings.TrimSpace(entry)
+	if a, err := netip.ParseAddr(entry); err == nil {
+		return a, true
+	}
+	if ap, err := netip.ParseAddrPort(entry); err == nil { // a proxy that adds the port
+		return ap.Addr(), true
+	}
+	return netip.Addr{}, false
+}
+
+// key is how an address is counted: IPv4 as itself, IPv6 by its /64.
+func key(a netip.Addr) string {
+	a = a.Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, err := a.WithZone("").Prefix(64)
+	if err != nil {
+		return a.String()
+	}
+	return p.String()
 }
 
 // Streams bounds open streams (server-sent events): in all, and per address.
@@ -48,14 +85,14 @@ type Streams struct {
 	byAddr map[string]int
 }
 
-// NewStreams bounds streams to max in all and perAddr per address.
-func NewStreams(max, perAddr int) *Streams {
-	return &Streams{max: max, perAddr: perAddr, byAddr: map[string]int{}}
+// NewStreams bounds streams to most in all and perAddr per address.
+func NewStreams(most, perAddr int) *Streams {
+	return &Streams{max: most, perAddr: perAddr, byAddr: map[string]int{}}
 }
 
-// Open counts a stream of addr, or says no when a bound is reached; close
+// Open counts a stream of addr, or says no when a bound is reached; done
 // ends it.
-func (s *Streams) Open(addr string) (close func(), ok bool) {
+func (s *Streams) Open(addr string) (done func(), ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.open >= s.max || s.byAddr[addr] >= s.perAddr {
@@ -93,16 +130,16 @@ func NewRate(n int, window time.Duration) *Rate {
 }
 
 // Allow counts one event of key and reports whether it is within the rate.
-func (l *Rate) Allow(key string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+func (rt *Rate) Allow(key string) bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
 	now := time.Now()
-	if now.Sub(l.start) >= l.window {
-		l.start = now
-		clear(l.counts)
+	if now.Sub(rt.start) >= rt.window {
+		rt.start = now
+		rt.counts = map[string]int{} // a new map: clear would keep the buckets of the busiest window
 	}
-	l.counts[key]++
-	return l.counts[key] <= l.n
+	rt.counts[key]++
+	return rt.counts[key] <= rt.n
 }
 
 // WriteDeadline gives every response of h a write deadline d from the
@@ -128,9 +165,22 @@ type DeadlineWriter struct {
 
 func (d *DeadlineWriter) renew() { _ = d.Conn.SetWriteDeadline(time.Now().Add(d.Wait)) }
 
+// Write writes b in pieces, renewing the deadline before each: a large
+// event (a whole match's first snapshot) needs progress every Wait, not
+// all of it within one.
 func (d *DeadlineWriter) Write(b []byte) (int, error) {
-	d.renew()
-	return d.ResponseWriter.Write(b)
+	const piece = 32 << 10
+	n := 0
+	for len(b) > 0 {
+		d.renew()
+		k, err := d.ResponseWriter.Write(b[:min(len(b), piece)])
+		n += k
+		if err != nil {
+			return n, err
+		}
+		b = b[k:]
+	}
+	return n, nil
 }
 
 // Flush renews the deadline and flushes.

@@ -25,7 +25,12 @@ func TestAddr(t *testing.T) {
 		{"fewer hops than proxies: the leftmost", "127.0.0.1:5000", []string{"198.51.100.7"}, 2, "198.51.100.7"},
 		{"proxy, no header: the connection", "127.0.0.1:5000", nil, 1, "127.0.0.1"},
 		{"garbage: the connection", "127.0.0.1:5000", []string{"1.2.3.4, <script>"}, 1, "127.0.0.1"},
-		{"IPv6", "[::1]:5000", []string{"2001:db8::1"}, 1, "2001:db8::1"},
+		{"IPv6: by its /64", "[::1]:5000", []string{"2001:db8::1"}, 1, "2001:db8::/64"},
+		{"IPv6 connection: by its /64", "[2001:db8:0:7::5]:5000", nil, 0, "2001:db8:0:7::/64"},
+		{"a proxy that adds the port", "127.0.0.1:5000", []string{"1.2.3.4, 198.51.100.7:4711"}, 1, "198.51.100.7"},
+		{"IPv6 with a port", "127.0.0.1:5000", []string{"[2001:db8::1]:443"}, 1, "2001:db8::/64"},
+		{"unknown: the connection", "127.0.0.1:5000", []string{"unknown"}, 1, "127.0.0.1"},
+		{"empty entries", "127.0.0.1:5000", []string{"1.2.3.4,,198.51.100.7"}, 1, "198.51.100.7"},
 		{"IPv4 in IPv6", "[::1]:5000", []string{"::ffff:198.51.100.7"}, 1, "198.51.100.7"},
 	} {
 		r, _ := http.NewRequest("GET", "/", nil)

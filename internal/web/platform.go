@@ -6,10 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/arenabots/arena/internal/api"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -43,8 +45,9 @@ func (s *Site) apiHandler() http.Handler {
 func subRequest(ctx context.Context, r *http.Request, path string) *http.Request {
 	req := httptest.NewRequest(http.MethodGet, path, nil).WithContext(ctx)
 	for _, h := range []string{"Cookie", "Authorization", "X-Forwarded-For"} {
-		if v := r.Header.Get(h); v != "" {
-			req.Header.Set(h, v)
+		// Every line: a proxy may add its entry on a line of its own.
+		if v := r.Header.Values(h); len(v) > 0 {
+			req.Header[h] = slices.Clone(v)
 		}
 	}
 	req.RemoteAddr = r.RemoteAddr
@@ -222,7 +225,9 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	pr, pw := io.Pipe()
 	go func() {
-		s.apiHandler().ServeHTTP(&pipeWriter{w: pw, h: http.Header{}}, subRequest(ctx, r, fmt.Sprintf("/api/v1/matches/%d/live", id)))
+		// The site counts this page's stream (eventStream); the API does
+		// not count its own again.
+		s.apiHandler().ServeHTTP(&pipeWriter{w: pw, h: http.Header{}}, subRequest(api.FromSite(ctx), r, fmt.Sprintf("/api/v1/matches/%d/live", id)))
 		pw.Close()
 	}()
 	defer pr.Close()

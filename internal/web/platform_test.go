@@ -3,8 +3,10 @@ package web
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/arenabots/arena/internal/visitors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -354,5 +356,18 @@ func TestEventStreamsPerVisitor(t *testing.T) {
 			t.Fatalf("after closing a stream, a new one: %d", again.StatusCode)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestSubRequestKeepsEveryForwardedLine: the site's requests to the API
+// carry every X-Forwarded-For line, so that the API counts the address the
+// proxy added on a line of its own, not the client's own first line.
+func TestSubRequestKeepsEveryForwardedLine(t *testing.T) {
+	r := httptest.NewRequest("GET", "/matches/1", nil)
+	r.Header.Add("X-Forwarded-For", "6.6.6.6")
+	r.Header.Add("X-Forwarded-For", "198.51.100.7")
+	sub := subRequest(context.Background(), r, "/api/v1/matches/1")
+	if got, want := visitors.Addr(sub, 1), visitors.Addr(r, 1); got != want || want != "198.51.100.7" {
+		t.Errorf("the API counts %q, the site %q; want both 198.51.100.7", got, want)
 	}
 }

@@ -31,6 +31,7 @@ type session struct {
 	game  game.Game
 	human int // the person's seat, -1 when nobody plays
 	bots  []string
+	size  int64 // of a replay opened from a file: what its view keeps
 
 	hb     *humanbot.Bot
 	cancel context.CancelFunc
@@ -81,10 +82,10 @@ type sessions struct {
 	viewed      []*session // oldest first
 	viewedBytes int64
 	liveByIP    map[string]int
+	live        int
 
 	saveMu     sync.Mutex // held while counting or pruning the saved replays
 	savedBytes int64      // in dir; -1 until the first save counts them
-	live       int
 }
 
 func newSessions(limits sessionLimits, dir string) *sessions {
@@ -263,7 +264,7 @@ func (ss *sessions) savedOne(path string) {
 		ss.savedBytes = 0
 		if ents, err := os.ReadDir(ss.dir); err == nil {
 			for _, e := range ents {
-				if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+				if info, err := e.Info(); err == nil && info.Mode().IsRegular() && strings.HasSuffix(e.Name(), ".json") {
 					ss.savedBytes += info.Size()
 				}
 			}
@@ -283,10 +284,14 @@ func (ss *sessions) savedOne(path string) {
 		size int64
 		mod  time.Time
 	}
+	// Counted again from the listing: files removed by hand, or not
+	// replays, must not make it prune what it need not.
 	var files []file
+	ss.savedBytes = 0
 	for _, e := range ents {
 		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && strings.HasSuffix(e.Name(), ".json") {
 			files = append(files, file{e.Name(), info.Size(), info.ModTime()})
+			ss.savedBytes += info.Size()
 		}
 	}
 	slices.SortFunc(files, func(a, b file) int { return a.mod.Compare(b.mod) })
@@ -309,9 +314,9 @@ func (ss *sessions) addReplay(g game.Game, r *replay.Replay) (*session, error) {
 	}
 	size := v.size()
 	if size > ss.limits.viewed/4 {
-		return nil, fmt.Errorf("its %d turns make %d MB to show, more than this site keeps for one replay (%d MB)", len(r.Turns), size>>20, ss.limits.viewed/4>>20)
+		return nil, fmt.Errorf("its %d turns make %.1f MiB to show, more than this site keeps for one replay (%d MiB)", len(r.Turns), float64(size)/(1<<20), ss.limits.viewed/4>>20)
 	}
-	s := &session{id: randomID(12), game: g, human: -1, prompt: -1, done: true, rep: r, view: v, bots: v.Bots}
+	s := &session{id: randomID(12), game: g, human: -1, prompt: -1, done: true, rep: r, view: v, bots: v.Bots, size: size}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	ss.byID[s.id] = s
@@ -319,8 +324,9 @@ func (ss *sessions) addReplay(g game.Game, r *replay.Replay) (*session, error) {
 	ss.viewedBytes += size
 	for ss.viewedBytes > ss.limits.viewed {
 		old := ss.viewed[0]
+		ss.viewed[0] = nil // not kept alive by the slice's array
 		ss.viewed = ss.viewed[1:]
-		ss.viewedBytes -= old.view.size()
+		ss.viewedBytes -= old.size
 		delete(ss.byID, old.id)
 	}
 	return s, nil

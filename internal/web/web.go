@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/arenabots/arena/internal/api"
 	"html/template"
 	"io"
 	"io/fs"
@@ -561,14 +562,11 @@ func (s *Site) eventStream(w http.ResponseWriter, r *http.Request) (http.Respons
 	w.Header().Set("X-Accel-Buffering", "no")
 	conn := http.NewResponseController(w)
 	cw, compressed := compressLevel(w, r, gzip.BestSpeed)
-	sw := &visitors.DeadlineWriter{ResponseWriter: cw, Conn: conn, Wait: streamWriteWait}
+	// The keep-alive comments write every 20 s, so a visitor who reads
+	// never waits api.StreamWriteWait.
+	sw := &visitors.DeadlineWriter{ResponseWriter: cw, Conn: conn, Wait: api.StreamWriteWait}
 	return sw, sw, func() { compressed(); closeStream() }, true
 }
-
-// streamWriteWait is how long an event stream's write may block: a visitor
-// who stops reading loses the stream then (the keep-alive comments write
-// every 20 s, so a reading one never waits that long).
-const streamWriteWait = time.Minute
 
 // The event streams open at once (live games, Arena pages, match views), in
 // all and from one address: each holds a goroutine, a connection and a
@@ -671,6 +669,8 @@ func (s *Site) viewUpload(w http.ResponseWriter, r *http.Request) {
 		bad(http.StatusRequestEntityTooLarge, "The file is larger than 16 MiB.")
 		return
 	}
+	// The answer's write deadline runs from the file's arrival.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(api.UploadWriteWait))
 	sess, err := s.openReplay(data)
 	if err != nil {
 		bad(http.StatusBadRequest, err.Error())
