@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -357,5 +358,57 @@ func TestChallengesPerAccount(t *testing.T) {
 	other := signup(t, r.URL, "erin")
 	if st := call(t, "POST", r.URL+"/api/v1/challenges", other, strings.NewReader(body), "application/json", nil); st == http.StatusTooManyRequests {
 		t.Errorf("another account's challenge: %d; the limit is per account", st)
+	}
+}
+
+// TestChallengesDoNotStopRatedMatches: challenges have their own share of
+// the queue, so the matchmaker goes on making rated matches while it is
+// full (it used to count them, and made none until they had drained).
+func TestChallengesDoNotStopRatedMatches(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) { o.Workers = 1; o.Games = []string{"grid-royale"} })
+	ctx := context.Background()
+	st := r.Srv.Store()
+	house, _ := st.AccountByHandle(ctx, "house")
+	siege, err1 := st.BotByName(ctx, house.ID, "grid-royale", "siege")
+	hb, err2 := st.BotByName(ctx, house.ID, "grid-royale", "house")
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	// Wait for the start's rated matches to end, then fill the queue with
+	// challenges (a Grid Royale match takes a worker seconds).
+	tok := signup(t, r.URL, "frank")
+	body := fmt.Sprintf(`{"game":"grid-royale","bots":[%d,%d]}`, siege.ID, hb.ID)
+	var last struct{ Match int64 }
+	for range 8 {
+		if st := call(t, "POST", r.URL+"/api/v1/challenges", tok, strings.NewReader(body), "application/json", &last); st != http.StatusCreated {
+			t.Fatalf("challenge: %d", st)
+		}
+	}
+	// A rated match made after the last challenge, while most wait.
+	deadline := time.Now().Add(8 * time.Second)
+	for {
+		var live struct {
+			Matches []struct {
+				ID   int64
+				Kind string
+			}
+		}
+		call(t, "GET", r.URL+"/api/v1/matches?state=live&game=grid-royale&limit=200", "", nil, "", &live)
+		challenges, newRated := 0, 0
+		for _, m := range live.Matches {
+			switch {
+			case m.Kind == store.KindChallenge:
+				challenges++
+			case m.Kind == store.KindRated && m.ID > last.Match:
+				newRated++
+			}
+		}
+		if newRated > 0 && challenges >= 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("8 s after 8 challenges: %d challenges live, %d rated matches made since; want rated matches made beside them", challenges, newRated)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
