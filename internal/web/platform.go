@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/arenabots/arena/game"
@@ -138,7 +139,8 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request) {
 // snapshot; a running one turn by turn from the API's live stream, rebuilding
 // the states from the match's parameters and seed.
 func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
-	id, m, g, ok := s.platformMatchAt(w, r, "/api/v1/matches/%d")
+	// Without the replay first: a finished match's snapshot may be cached.
+	id, m, g, ok := s.platformMatchAt(w, r, "/api/v1/matches/%d?replay=0")
 	if !ok {
 		return
 	}
@@ -147,12 +149,32 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
-	send := func(name string, v any) {
-		data, _ := json.Marshal(v)
+	sendData := func(name string, data []byte) {
 		writeEvent(w, sseEvent{name, data})
 		flusher.Flush()
 	}
+	send := func(name string, v any) {
+		data, _ := json.Marshal(v)
+		sendData(name, data)
+	}
+	// finished sends a finished match whole. Its snapshot is kept
+	// (finishedViews): rebuilding every state of a long match costs tens of
+	// milliseconds, and anyone may open the page again and again.
 	finished := func(m *platformMatch) {
+		key := fmt.Sprintf("%d %s %s", m.ID, m.State, m.Reason)
+		if data, ok := s.finishedViews.get(key); ok {
+			sendData("init", data)
+			send("end", map[string]any{"failed": m.Reason})
+			return
+		}
+		if m.Replay == nil { // fetched without it
+			var full platformMatch
+			if _, err := s.apiGet(r, fmt.Sprintf("/api/v1/matches/%d", m.ID), &full); err != nil {
+				send("end", map[string]any{"failed": err.Error()})
+				return
+			}
+			m = &full
+		}
 		snap := snapshot{Human: -1, Prompt: -1, Failed: m.Reason}
 		if len(m.Replay) > 0 {
 			if rep, err := replay.Parse(m.Replay); err == nil {
@@ -168,7 +190,9 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 			}
 			snap.viewData = &viewData{Game: m.Game, Name: g.Info().Name, Players: len(m.Seats), Bots: m.names(), Frames: []json.RawMessage{}, Replay: json.RawMessage(`{"turns":[]}`), Done: true}
 		}
-		send("init", snap)
+		data, _ := json.Marshal(snap)
+		s.finishedViews.put(key, data)
+		sendData("init", data)
 		send("end", map[string]any{"failed": snap.Failed})
 	}
 	if !m.live() {
@@ -376,4 +400,47 @@ func (s *Site) arenaEvents(w http.ResponseWriter, r *http.Request) {
 func mustMarshal(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// viewCache keeps encoded snapshots of finished matches, bounded by bytes,
+// the oldest going first. A finished match does not change; its state and
+// reason are in the key all the same (a failed determinism check discards
+// a finished match).
+type viewCache struct {
+	max int
+
+	mu    sync.Mutex
+	data  map[string][]byte
+	order []string // oldest first
+	bytes int
+}
+
+func newViewCache(maxBytes int) *viewCache {
+	return &viewCache{max: maxBytes, data: map[string][]byte{}}
+}
+
+func (c *viewCache) get(key string) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.data[key]
+	return d, ok
+}
+
+// put keeps data under key, unless it alone would take more than a quarter
+// of the cache.
+func (c *viewCache) put(key string, data []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.data[key]; ok || len(data) > c.max/4 {
+		return
+	}
+	c.data[key] = data
+	c.order = append(c.order, key)
+	c.bytes += len(data)
+	for c.bytes > c.max {
+		old := c.order[0]
+		c.order = c.order[1:]
+		c.bytes -= len(c.data[old])
+		delete(c.data, old)
+	}
 }

@@ -371,3 +371,53 @@ func TestSubRequestKeepsEveryForwardedLine(t *testing.T) {
 		t.Errorf("the API counts %q, the site %q; want both 198.51.100.7", got, want)
 	}
 }
+
+// TestFinishedMatchSnapshotIsKept: a finished match's snapshot is built
+// once and kept: the second view does not rebuild it (here the API hands
+// out a broken replay the second time, and the view is still whole).
+func TestFinishedMatchSnapshotIsKept(t *testing.T) {
+	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
+	data, _ := r.Marshal()
+	var calls atomic.Int32
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/v1/matches/1", func(w http.ResponseWriter, req *http.Request) {
+		rep := json.RawMessage(data)
+		if calls.Add(1) > 1 {
+			rep = json.RawMessage(`{"format":"arena-replay","version":1,"game":"dots-and-boxes","turns":[]}`)
+		}
+		writeJSON(w, 200, map[string]any{"id": 1, "game": "dots-and-boxes", "params": map[string]string{}, "seed": "11", "state": "finished",
+			"seats": []map[string]any{{"seat": 0, "player": "@house", "bot": "greedy", "bot_id": 2}, {"seat": 1, "player": "@house", "bot": "random", "bot_id": 1}}, "replay": rep})
+	})
+	site, err := New(Options{Service: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	site.SetAPI(mux)
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	initOf := func() string {
+		resp, err := http.Get(srv.URL + "/matches/1/events")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 8<<20)
+		for event := ""; sc.Scan(); {
+			if e, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+				event = e
+			} else if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok && event == "init" {
+				return d
+			}
+		}
+		t.Fatal("no init event")
+		return ""
+	}
+	first, second := initOf(), initOf()
+	if first != second || !strings.Contains(first, `"frames":[`) || len(first) < 1000 {
+		t.Errorf("the second view of a finished match differs from the first (%d and %d bytes): rebuilt, not kept", len(first), len(second))
+	}
+	if n := calls.Load(); n != 2 {
+		t.Errorf("%d calls to the API for two views; want 2, one a view (this API sends the replay even when asked not to)", n)
+	}
+}

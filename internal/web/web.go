@@ -61,8 +61,10 @@ type Site struct {
 	sessions *sessions
 	streams  *visitors.Streams // the event streams open (eventStream)
 	viewRate *visitors.Rate    // replay files opened (viewUpload)
-	local    *session
-	log      *slog.Logger
+	// finishedViews keeps finished matches' snapshots (matchEvents).
+	finishedViews *viewCache
+	local         *session
+	log           *slog.Logger
 
 	mu    sync.Mutex
 	api   http.Handler // the platform's API, when the server runs
@@ -72,8 +74,9 @@ type Site struct {
 // New makes the site.
 func New(opts Options) (*Site, error) {
 	s := &Site{opts: opts, mux: http.NewServeMux(), sessions: newSessions(defaultLimits, opts.ReplayDir), log: opts.Logger,
-		streams:  visitors.NewStreams(maxEventStreams, maxEventStreamsPerAddr),
-		viewRate: visitors.NewRate(viewsPerMinute, time.Minute)}
+		streams:       visitors.NewStreams(maxEventStreams, maxEventStreamsPerAddr),
+		viewRate:      visitors.NewRate(viewsPerMinute, time.Minute),
+		finishedViews: newViewCache(64 << 20)}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
