@@ -302,13 +302,7 @@ func TestEventStreamsPerVisitor(t *testing.T) {
 	mux.HandleFunc("/api/v1/matches", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `{"matches":[]}`)
 	})
-	site, err := New(Options{Service: true, TrustedProxies: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	site.SetAPI(mux)
-	srv := httptest.NewServer(site)
-	defer srv.Close()
+	srv := serveWithAPI(t, Options{Service: true, TrustedProxies: 1}, mux)
 	open := func(visitor string) *http.Response {
 		t.Helper()
 		req, _ := http.NewRequest("GET", srv.URL+"/arena/dots-and-boxes/events", nil)
@@ -388,13 +382,7 @@ func TestFinishedMatchSnapshotIsKept(t *testing.T) {
 		writeJSON(w, 200, map[string]any{"id": 1, "game": "dots-and-boxes", "params": map[string]string{}, "seed": "11", "state": "finished",
 			"seats": []map[string]any{{"seat": 0, "player": "@house", "bot": "greedy", "bot_id": 2}, {"seat": 1, "player": "@house", "bot": "random", "bot_id": 1}}, "replay": rep})
 	})
-	site, err := New(Options{Service: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	site.SetAPI(mux)
-	srv := httptest.NewServer(site)
-	defer srv.Close()
+	srv := serveWithAPI(t, Options{Service: true}, mux)
 	initOf := func() string {
 		resp, err := http.Get(srv.URL + "/matches/1/events")
 		if err != nil {
@@ -420,4 +408,17 @@ func TestFinishedMatchSnapshotIsKept(t *testing.T) {
 	if n := calls.Load(); n != 2 {
 		t.Errorf("%d calls to the API for two views; want 2, one a view (this API sends the replay even when asked not to)", n)
 	}
+}
+
+// serveWithAPI serves a site whose platform API is api, until the test ends.
+func serveWithAPI(t *testing.T, opts Options, api http.Handler) *httptest.Server {
+	t.Helper()
+	site, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	site.SetAPI(api)
+	srv := httptest.NewServer(site)
+	t.Cleanup(srv.Close)
+	return srv
 }
