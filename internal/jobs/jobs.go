@@ -267,6 +267,15 @@ func (q *Queue) PutWasm(ctx context.Context, sha string, wasm []byte) error {
 	return nil
 }
 
+// DeleteWasm removes a module from the object store; one not there is no
+// error.
+func (q *Queue) DeleteWasm(ctx context.Context, sha string) error {
+	if err := q.Wasm.Delete(ctx, sha); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+		return fmt.Errorf("jobs: delete module %s: %w", sha, err)
+	}
+	return nil
+}
+
 // Pending reports how many jobs wait in the stream, not yet handed out.
 func (q *Queue) Pending(ctx context.Context) (uint64, error) {
 	info, err := q.Jobs.Info(ctx)

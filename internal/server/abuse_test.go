@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/arenabots/arena/internal/hashing"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -410,5 +412,31 @@ func TestChallengesDoNotStopRatedMatches(t *testing.T) {
 			t.Fatalf("8 s after 8 challenges: %d challenges live, %d rated matches made since; want rated matches made beside them", challenges, newRated)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestRefusedModulesAreDeleted: a version refused by its smoke match is
+// never played again, so its module leaves the store (a red team's padded
+// 31 MiB modules, each refused, kept 93 MB apiece on disk); an accepted
+// version's module stays.
+func TestRefusedModulesAreDeleted(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) { o.NoMatchmaker = true })
+	ctx := context.Background()
+	st := r.Srv.Store()
+	tok := signup(t, r.URL, "gina")
+	echo := wasmtest.Echo{Globals: 31}.Module()
+	var up struct{ Error string }
+	if code := call(t, "POST", r.URL+"/api/v1/games/dots-and-boxes/bots/echo", tok, bytes.NewReader(echo), "application/wasm", &up); code != http.StatusUnprocessableEntity || !strings.Contains(up.Error, "smoke match") {
+		t.Fatalf("an echo bot's upload: %d %q; want refused by its smoke match", code, up.Error)
+	}
+	if _, err := st.Wasm(ctx, hashing.SHA256Hex(echo)); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the refused module is still stored (%v)", err)
+	}
+	kit := starterKit(t)
+	if code := call(t, "POST", r.URL+"/api/v1/games/dots-and-boxes/bots/kit", tok, bytes.NewReader(kit), "application/wasm", nil); code != http.StatusCreated {
+		t.Fatalf("the starter kit's upload: %d", code)
+	}
+	if _, err := st.Wasm(ctx, hashing.SHA256Hex(kit)); err != nil {
+		t.Errorf("the accepted module: %v; want it stored", err)
 	}
 }

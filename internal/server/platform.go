@@ -167,6 +167,9 @@ func (s *Server) finishSmoke(ctx context.Context, matchID int64) {
 		return
 	}
 	s.log.Info("upload checked", "bot", b.ID, "version", v.Number, "accepted", accepted)
+	if !accepted {
+		s.dropRefusedModule(ctx, v.SHA256)
+	}
 	s.mu.Lock()
 	for _, w := range s.waiters[v.ID] {
 		close(w)
@@ -222,6 +225,21 @@ func judgeSmoke(m store.Match) (bool, string) {
 // maxChallengesPerWorker bounds the challenges queued or running, per
 // worker (and as many again).
 const maxChallengesPerWorker = 4
+
+// dropRefusedModule deletes a refused version's module from the store and
+// the object store unless another version that may play uses it: refused
+// uploads of up to 32 MiB each would otherwise fill the disk (a red team
+// kept 93 MB for each). The smoke match's replay stays; its determinism is
+// never checked (maybeCheck), since its module is gone.
+func (s *Server) dropRefusedModule(ctx context.Context, sha string) {
+	dropped, err := s.store.DropRefusedModule(ctx, sha)
+	if err == nil && dropped {
+		err = s.q.DeleteWasm(ctx, sha)
+	}
+	if err != nil {
+		s.log.Warn("refused module not deleted", "sha256", sha, "err", err)
+	}
+}
 
 // Challenge schedules an unrated match between active bots of a game.
 func (s *Server) Challenge(ctx context.Context, game string, botIDs []int64, seed uint64) (int64, error) {

@@ -206,7 +206,9 @@ func (s *Server) ensureWasm(ctx context.Context, sha string) error {
 // maybeCheck queues a second run of a sampled finished match.
 func (s *Server) maybeCheck(ctx context.Context, m store.Match, r jobs.Result) {
 	every := int64(s.opt.NATS.CheckEvery)
-	if every <= 0 || m.ID%every != 0 {
+	// Not a smoke match: a refused upload's module is deleted
+	// (dropRefusedModule), and a check could not fetch it.
+	if every <= 0 || m.ID%every != 0 || m.Kind == store.KindSmoke {
 		return
 	}
 	j, err := s.job(ctx, m)

@@ -253,6 +253,22 @@ func (s *Store) Retire(ctx context.Context, botID int64) error {
 	return nil
 }
 
+// DropRefusedModule deletes a stored module that only refused versions use:
+// a refused version is never played again, and its module (up to 32 MiB)
+// would stay for good, an upload after another. It reports whether it
+// deleted it; the versions keep their hash and message.
+func (s *Store) DropRefusedModule(ctx context.Context, sha string) (bool, error) {
+	res, err := s.w.ExecContext(ctx, s.q(`DELETE FROM wasm WHERE sha256 = ? AND NOT EXISTS (SELECT 1 FROM versions WHERE sha256 = ? AND state <> ?)`), sha, sha, VersionRefused)
+	if err != nil {
+		return false, fmt.Errorf("store: drop module %s: %w", sha, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("store: drop module %s: %w", sha, err)
+	}
+	return n > 0, nil
+}
+
 // Wasm returns a stored module by its sha256.
 func (s *Store) Wasm(ctx context.Context, sha string) ([]byte, error) {
 	var data []byte

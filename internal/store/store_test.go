@@ -479,3 +479,38 @@ func TestListGeneration(t *testing.T) {
 		step("a bot retired", func() error { return s.Retire(ctx, b2.ID) }, true, true, true)
 	})
 }
+
+// TestDropRefusedModule: a module goes only when every version with its
+// bytes is refused.
+func TestDropRefusedModule(t *testing.T) {
+	each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		a, _ := s.CreateAccount(ctx, "alice", "h")
+		_, v1, err := s.AddVersion(ctx, a.ID, "dots-and-boxes", "one", "shaX", []byte("wasmX"), 25, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, v2, err := s.AddVersion(ctx, a.ID, "dots-and-boxes", "two", "shaX", []byte("wasmX"), 25, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.FinishCheck(ctx, v1.ID, false, "refused", 0, 8); err != nil {
+			t.Fatal(err)
+		}
+		if dropped, err := s.DropRefusedModule(ctx, "shaX"); err != nil || dropped {
+			t.Fatalf("one of two versions refused: dropped %v, %v; want kept for the other (checking)", dropped, err)
+		}
+		if err := s.FinishCheck(ctx, v2.ID, false, "refused", 0, 8); err != nil {
+			t.Fatal(err)
+		}
+		if dropped, err := s.DropRefusedModule(ctx, "shaX"); err != nil || !dropped {
+			t.Fatalf("both refused: dropped %v, %v; want dropped", dropped, err)
+		}
+		if _, err := s.Wasm(ctx, "shaX"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("after the drop: %v; want ErrNotFound", err)
+		}
+		if v, err := s.Version(ctx, v2.ID); err != nil || v.SHA256 != "shaX" || v.State != store.VersionRefused {
+			t.Fatalf("the version after the drop: %+v %v; want its hash and state kept", v, err)
+		}
+	})
+}
