@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	natsserver "github.com/nats-io/nats-server/v2/server"
@@ -165,6 +166,8 @@ type Queue struct {
 	Results jetstream.Consumer
 	Wasm    jetstream.ObjectStore
 	AckWait time.Duration
+
+	unsure sync.Map // sha256 -> true: modules whose last put failed (PutWasm)
 }
 
 // Setup creates (or updates) the streams, consumers and bucket.
@@ -256,14 +259,40 @@ func (q *Queue) publish(ctx context.Context, subject, kind string, matchID int64
 	return ack.Duplicate, nil
 }
 
-// PutWasm stores a module under its sha256 (a no-op when it is there).
+// HasWasm reports whether the object store holds a module whole, as far
+// as one can tell without reading it: its entry is there and no put of it
+// in this process failed since the last that succeeded. An error is not an
+// answer: the store could not be asked (a NATS node going down).
+func (q *Queue) HasWasm(ctx context.Context, sha string) (bool, error) {
+	if _, unsure := q.unsure.Load(sha); unsure {
+		return false, nil
+	}
+	_, err := q.Wasm.GetInfo(ctx, sha)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, jetstream.ErrObjectNotFound):
+		return false, nil
+	default:
+		return false, fmt.Errorf("jobs: look up module %s: %w", sha, err)
+	}
+}
+
+// PutWasm stores a module under its sha256 (a no-op when it is there). It
+// writes only when the store says the module is not there: writing over a
+// whole module while the connection fails (a NATS node going down) once
+// left an entry whose chunks were not all there, and every fetch found it
+// corrupt. After a failed put, the next one writes it again whole.
 func (q *Queue) PutWasm(ctx context.Context, sha string, wasm []byte) error {
-	if _, err := q.Wasm.GetInfo(ctx, sha); err == nil {
-		return nil
+	has, err := q.HasWasm(ctx, sha)
+	if err != nil || has {
+		return err
 	}
 	if _, err := q.Wasm.PutBytes(ctx, sha, wasm); err != nil {
+		q.unsure.Store(sha, true)
 		return fmt.Errorf("jobs: store module %s: %w", sha, err)
 	}
+	q.unsure.Delete(sha)
 	return nil
 }
 

@@ -193,8 +193,8 @@ func (c rosterCollector) Collect(ch chan<- prometheus.Metric) {
 // it: a new or rebuilt NATS cluster starts empty, and workers can fetch
 // modules only from there.
 func (s *Server) ensureWasm(ctx context.Context, sha string) error {
-	if _, err := s.q.Wasm.GetInfo(ctx, sha); err == nil {
-		return nil
+	if has, err := s.q.HasWasm(ctx, sha); err != nil || has {
+		return err
 	}
 	data, err := s.store.Wasm(ctx, sha)
 	if err != nil {
