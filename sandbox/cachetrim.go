@@ -19,9 +19,12 @@ const DefaultCacheBytes = 1 << 30
 // child's limits).
 const cacheGrace = 10 * time.Minute
 
-// trimCache deletes the least recently used files under dir, oldest
-// modification time first (a metered module read from the cache has its
-// time renewed), until the files add up to at most max bytes. Files younger
+// trimCache deletes the least recently used files under dir, until the
+// files add up to at most max bytes. A file's last use is its modification
+// time (a metered module read from the cache has it renewed) or, when
+// later, its access time: wazero never renews its compiled files, which
+// went by their write time alone, so a hot module's code was trimmed
+// before a cold one's (the access time is kept to a day, with relatime). Files younger
 // than cacheGrace stay whatever the total. Errors are ignored: a file that
 // cannot be removed only keeps the cache larger.
 func trimCache(dir string, max int64, now time.Time) {
@@ -40,7 +43,11 @@ func trimCache(dir string, max int64, now time.Time) {
 		if err != nil {
 			return nil
 		}
-		files = append(files, file{path, info.Size(), info.ModTime()})
+		used := info.ModTime()
+		if a, ok := accessTime(info); ok && a.After(used) {
+			used = a
+		}
+		files = append(files, file{path, info.Size(), used})
 		total += info.Size()
 		return nil
 	})

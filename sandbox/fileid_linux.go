@@ -5,6 +5,7 @@ package sandbox
 import (
 	"os"
 	"syscall"
+	"time"
 )
 
 // fileID tells a file's contents apart without reading them: a write
@@ -27,4 +28,14 @@ func fileIdentity(fi os.FileInfo) (fileID, bool) {
 		mtimeSec: st.Mtim.Sec, mtimeNsec: st.Mtim.Nsec,
 		ctimeSec: st.Ctim.Sec, ctimeNsec: st.Ctim.Nsec,
 	}, true
+}
+
+// accessTime is when the file was last read, as far as the kernel keeps it
+// (relatime: at the first read after a write, then at most once a day).
+func accessTime(fi os.FileInfo) (time.Time, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return time.Time{}, false
+	}
+	return time.Unix(st.Atim.Sec, st.Atim.Nsec), true
 }
