@@ -123,6 +123,7 @@ func buildViewLogs(g game.Game, r *replay.Replay, keepLogs bool) (*viewData, err
 		return nil, err
 	}
 	v.Frames = append(v.Frames, first)
+	size := len(raw) + len(first)
 	for _, t := range r.Turns {
 		if st.Done() {
 			break
@@ -132,10 +133,18 @@ func buildViewLogs(g game.Game, r *replay.Replay, keepLogs bool) (*viewData, err
 		if err != nil {
 			return nil, err
 		}
+		if size += len(fr); size > maxViewBytes {
+			return nil, fmt.Errorf("its frames take more than the %d MiB the viewer shows of one replay", maxViewBytes>>20)
+		}
 		v.Frames = append(v.Frames, fr)
 	}
 	return v, nil
 }
+
+// maxViewBytes bounds the frames and replay of one view, checked as they
+// are built: a small file of many empty turns on a large board rebuilds to
+// far more than its size (a red team's 700 KB made 30 MB).
+var maxViewBytes = 64 << 20 // a variable for the tests
 
 // turnAnswers is what each seat answered in a recorded turn, in seat order
 // (nil for a seat that gave no action: the game's default).

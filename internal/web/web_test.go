@@ -456,3 +456,21 @@ func TestSavedGamesAreBounded(t *testing.T) {
 		t.Errorf("counted %d bytes, want 9000", ss.savedBytes)
 	}
 }
+
+// TestBuildViewStopsAtItsBound: a view's frames are counted as they are
+// built, and a replay that makes more than maxViewBytes is refused then,
+// not after all of it is built.
+func TestBuildViewStopsAtItsBound(t *testing.T) {
+	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
+	g, _ := games.Lookup("dots-and-boxes")
+	v, err := buildView(g, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := maxViewBytes
+	defer func() { maxViewBytes = saved }()
+	maxViewBytes = int(v.size()) / 2
+	if _, err := buildView(g, r); err == nil || !strings.Contains(err.Error(), "the viewer shows of one replay") {
+		t.Errorf("a replay twice the bound: %v; want refused, saying why", err)
+	}
+}
