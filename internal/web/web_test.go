@@ -350,12 +350,7 @@ func TestLogsOnlyForFiles(t *testing.T) {
 // oldest going first; one that alone would take more than a quarter of the
 // bound is refused with a message.
 func TestOpenedReplaysAreBoundedByBytes(t *testing.T) {
-	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
-	g, _ := games.Lookup("dots-and-boxes")
-	v, err := buildView(g, r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, r, v := greedyGameView(t)
 	size := v.size()
 	ss := newSessions(sessionLimits{kept: 200, viewed: 4*size + size/2}, "")
 	var opened []*session
@@ -461,16 +456,24 @@ func TestSavedGamesAreBounded(t *testing.T) {
 // built, and a replay that makes more than maxViewBytes is refused then,
 // not after all of it is built.
 func TestBuildViewStopsAtItsBound(t *testing.T) {
-	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
-	g, _ := games.Lookup("dots-and-boxes")
-	v, err := buildView(g, r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, r, v := greedyGameView(t)
 	saved := maxViewBytes
 	defer func() { maxViewBytes = saved }()
 	maxViewBytes = int(v.size()) / 2
 	if _, err := buildView(g, r); err == nil || !strings.Contains(err.Error(), "the viewer shows of one replay") {
 		t.Errorf("a replay twice the bound: %v; want refused, saying why", err)
 	}
+}
+
+// greedyGameView plays greedy against random at Dots and Boxes and builds
+// the match's view.
+func greedyGameView(t *testing.T) (game.Game, *replay.Replay, *viewData) {
+	t.Helper()
+	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
+	g, _ := games.Lookup("dots-and-boxes")
+	v, err := buildView(g, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, r, v
 }
