@@ -188,11 +188,12 @@ func (r *Runtime) compileInChild(ctx context.Context, metered []byte) (compiledS
 	defer deadline.Stop()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
-	// over is why the child was killed: a *meter.Error for the limits,
-	// which a module goes over on any machine (a refusal, remembered);
-	// another error when the compile was cancelled or the wall clock ran
-	// out, which says nothing of the module: remembered as a refusal, a
-	// stranger who offers a module's bytes and hangs up would block it.
+	// over is why the child was killed: a *meter.Error for the CPU and
+	// memory limits, which a module goes over on any machine (a refusal,
+	// remembered); another error when the compile was cancelled or the
+	// wall clock ran out, which says nothing of the module and must not be
+	// remembered: else a stranger who offers a module's bytes and hangs up
+	// would block it for everyone.
 	var over error
 	for {
 		select {

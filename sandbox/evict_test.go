@@ -10,7 +10,6 @@ import (
 
 	"github.com/arenabots/arena/protocol"
 	"github.com/arenabots/arena/sandbox/meter"
-	"github.com/arenabots/arena/sandbox/wasmtest"
 	. "github.com/arenabots/arena/sandbox/wasmtest"
 )
 
@@ -51,7 +50,7 @@ func TestCompiledModulesBounded(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	a, err := rt.Compile(ctx, wasmtest.Echo{Globals: 1}.Module())
+	a, err := rt.Compile(ctx, Echo{Globals: 1}.Module())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +59,7 @@ func TestCompiledModulesBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	ask(in)
-	b, err := rt.Compile(ctx, wasmtest.Echo{Globals: 2}.Module())
+	b, err := rt.Compile(ctx, Echo{Globals: 2}.Module())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +86,7 @@ func TestCompiledModulesBounded(t *testing.T) {
 	}
 	in2.Stop()
 	// Compiling b again gives a working module.
-	b2, err := rt.Compile(ctx, wasmtest.Echo{Globals: 2}.Module())
+	b2, err := rt.Compile(ctx, Echo{Globals: 2}.Module())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +144,7 @@ func TestModulesCountedAtWhatTheyKeep(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rt.Close(ctx)
-	goBot, err := os.ReadFile(wasmtest.GoBuild(t, filepath.Join("testdata", "trivial"), ""))
+	goBot, err := os.ReadFile(GoBuild(t, filepath.Join("testdata", "trivial"), ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +156,7 @@ func TestModulesCountedAtWhatTheyKeep(t *testing.T) {
 		minDecoded, maxDecoded int64   // bytes
 	}{
 		{"go", goBot, 2, 6, 2 * mib, 20 * mib},
-		{"echo", wasmtest.Echo{}.Module(), 0, 64, 0, mib},
+		{"echo", Echo{}.Module(), 0, 64, 0, mib},
 		{"locals", localsBomb(80, 0), 0, 1 << 20, 30 * mib, 40 * mib},
 	} {
 		metered, err := meter.Instrument(c.wasm)

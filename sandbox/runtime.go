@@ -293,18 +293,9 @@ func (r *Runtime) compile(ctx context.Context, key string, wasm []byte) (*Module
 	if err != nil {
 		return nil, err
 	}
-	// The child compiles into the cache; the compile here then only
-	// decodes the module and loads the child's machine code.
-	size, err := r.compileInChild(ctx, metered)
+	cm, size, err := r.compileMetered(ctx, metered)
 	if err != nil {
 		return nil, err
-	}
-	cm, err := r.wz.CompileModule(ctx, metered)
-	if err != nil {
-		// The meter checks the module's structure; wazero also validates
-		// every function body and the memory limit. Either way the module
-		// is at fault.
-		return nil, &meter.Error{Msg: "the module does not validate: " + err.Error()}
 	}
 	if err := r.checkImports(cm); err != nil {
 		cm.Close(ctx)
@@ -316,6 +307,24 @@ func (r *Runtime) compile(ctx context.Context, key string, wasm []byte) (*Module
 		return nil, err
 	}
 	return &Module{SHA256: key, compiled: cm, packed: packed, cost: residentCost(size, len(metered), len(packed))}, nil
+}
+
+// compileMetered compiles metered bytes: the child compiles them into the
+// cache, within its limits; the compile here then only decodes the module
+// and loads the child's machine code. The caller holds r.compileMu.
+func (r *Runtime) compileMetered(ctx context.Context, metered []byte) (wazero.CompiledModule, compiledSize, error) {
+	size, err := r.compileInChild(ctx, metered)
+	if err != nil {
+		return nil, size, err
+	}
+	cm, err := r.wz.CompileModule(ctx, metered)
+	if err != nil {
+		// The meter checks the module's structure; wazero also validates
+		// every function body and the memory limit. Either way the module
+		// is at fault.
+		return nil, size, &meter.Error{Msg: "the module does not validate: " + err.Error()}
+	}
+	return cm, size, nil
 }
 
 // pack deflates a metered module for Module.packed; unpack restores it.
@@ -427,12 +436,9 @@ func (r *Runtime) compileAgain(ctx context.Context, m *Module) (wazero.CompiledM
 	if err != nil {
 		return nil, err
 	}
-	if _, err := r.compileInChild(ctx, metered); err != nil {
-		return nil, fmt.Errorf("sandbox: compiling an evicted module again: %w", err)
-	}
-	cm, err := r.wz.CompileModule(ctx, metered)
+	cm, _, err := r.compileMetered(ctx, metered)
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: loading an evicted module again: %w", err)
+		return nil, fmt.Errorf("sandbox: compiling an evicted module again: %w", err)
 	}
 	return cm, nil
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/arenabots/arena/internal/hashing"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenabots/arena/internal/hashing"
 	"github.com/arenabots/arena/internal/server"
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/sandbox"

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/arenabots/arena/internal/api"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,9 +14,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/internal/api"
 	"github.com/arenabots/arena/replay"
 )
 
@@ -337,11 +336,6 @@ func (s *Site) platformPage(name, section, title string) http.HandlerFunc {
 	}
 }
 
-// arenaStreams bounds the Arena pages following the match lists at once.
-var arenaStreams atomic.Int64
-
-const maxArenaStreams = 1024
-
 // arenaEvents streams a game's match lists to its Arena page: `live` (the
 // API's live matches) and `finished` (the newest finished ones), each sent
 // first and then whenever it changes, so matches appear and finish on the
@@ -365,12 +359,6 @@ func (s *Site) arenaEvents(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusServiceUnavailable, "the platform's API is not running here")
 		return
 	}
-	if arenaStreams.Add(1) > maxArenaStreams {
-		arenaStreams.Add(-1)
-		s.fail(w, r, http.StatusServiceUnavailable, "too many Arena pages are open; try again later")
-		return
-	}
-	defer arenaStreams.Add(-1)
 	w, flusher, done, ok := s.eventStream(w, r)
 	if !ok {
 		return

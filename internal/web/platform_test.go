@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/arenabots/arena/internal/visitors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/arenabots/arena/internal/visitors"
 )
 
 // fakeAPI serves one match the way the platform's API does: running while

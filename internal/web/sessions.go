@@ -261,48 +261,40 @@ func (ss *sessions) savedOne(path string) {
 	ss.saveMu.Lock()
 	defer ss.saveMu.Unlock()
 	if ss.savedBytes < 0 { // first save since the start: count what is there
-		ss.savedBytes = 0
-		if ents, err := os.ReadDir(ss.dir); err == nil {
-			for _, e := range ents {
-				if info, err := e.Info(); err == nil && info.Mode().IsRegular() && strings.HasSuffix(e.Name(), ".json") {
-					ss.savedBytes += info.Size()
-				}
-			}
-		}
+		_, ss.savedBytes = ss.savedReplays()
 	} else if info, err := os.Stat(path); err == nil {
 		ss.savedBytes += info.Size()
 	}
 	if ss.savedBytes <= ss.limits.saved {
 		return
 	}
-	ents, err := os.ReadDir(ss.dir)
-	if err != nil {
-		return
-	}
-	type file struct {
-		name string
-		size int64
-		mod  time.Time
-	}
-	// Counted again from the listing: files removed by hand, or not
-	// replays, must not make it prune what it need not.
-	var files []file
-	ss.savedBytes = 0
-	for _, e := range ents {
-		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && strings.HasSuffix(e.Name(), ".json") {
-			files = append(files, file{e.Name(), info.Size(), info.ModTime()})
-			ss.savedBytes += info.Size()
-		}
-	}
-	slices.SortFunc(files, func(a, b file) int { return a.mod.Compare(b.mod) })
+	// Counted again from the listing: files removed by hand must not make
+	// it prune what it need not.
+	files, total := ss.savedReplays()
+	ss.savedBytes = total
 	for _, f := range files {
 		if ss.savedBytes <= ss.limits.saved-ss.limits.saved/10 {
 			break
 		}
-		if os.Remove(filepath.Join(ss.dir, f.name)) == nil {
-			ss.savedBytes -= f.size
+		if os.Remove(filepath.Join(ss.dir, f.Name())) == nil {
+			ss.savedBytes -= f.Size()
 		}
 	}
+}
+
+// savedReplays lists the replays in ss.dir, oldest first, and their bytes.
+func (ss *sessions) savedReplays() ([]os.FileInfo, int64) {
+	ents, _ := os.ReadDir(ss.dir)
+	var files []os.FileInfo
+	var total int64
+	for _, e := range ents {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && strings.HasSuffix(e.Name(), ".json") {
+			files = append(files, info)
+			total += info.Size()
+		}
+	}
+	slices.SortFunc(files, func(a, b os.FileInfo) int { return a.ModTime().Compare(b.ModTime()) })
+	return files, total
 }
 
 // addReplay stores a finished match read from a file, forgetting the

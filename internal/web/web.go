@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/arenabots/arena/internal/api"
 	"html/template"
 	"io"
 	"io/fs"
@@ -26,6 +25,7 @@ import (
 	"github.com/arenabots/arena/bot/humanbot"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/api"
 	"github.com/arenabots/arena/internal/visitors"
 	"github.com/arenabots/arena/replay"
 )
