@@ -23,17 +23,19 @@ type serveCmd struct {
 	AckWait   time.Duration `default:"30s" hidden:"" help:"How long a job may go without a worker's heartbeat before it is handed out again."`
 	Rest      time.Duration `default:"10s" help:"Least time between two rated matches of a bot (new versions get a burst regardless); 0 runs matches back to back."`
 
-	NATSListen   string   `name:"nats-listen" placeholder:"HOST:PORT" help:"Open the embedded NATS server to workers on other machines (arena worker); writes DATA/worker.creds for them (docs/deploy.md)."`
-	NATSTLSCert  string   `name:"nats-tls-cert" type:"path" help:"PEM certificate for --nats-listen: workers then connect over TLS."`
-	NATSTLSKey   string   `name:"nats-tls-key" type:"path" help:"PEM key of --nats-tls-cert."`
-	NATS         string   `name:"nats" placeholder:"URL" help:"Use this external NATS server or cluster (nats://host:4222, comma-separated) instead of the embedded one."`
-	NATSCreds    string   `name:"nats-creds" type:"path" help:"Creds file (JSON: url, user, password, ca) to log in to --nats."`
-	NATSReplicas int      `name:"nats-replicas" default:"1" help:"Replicas of the job streams in an external NATS cluster (3 for a three-node cluster)."`
-	NoWorkers    bool     `name:"no-workers" help:"Run no matches in this process: only joined workers (arena worker) do."`
-	Games        []string `name:"games" help:"Only these games get rated matches (default: all)."`
-	CheckEvery   int      `name:"check-every" default:"100" help:"Run one finished match in N again on another worker and compare the replays byte for byte (0: never)."`
-	Challenges   int      `name:"challenges-per-minute" default:"10" hidden:"" help:"Challenges one account may ask for in a minute (scripts/scaling.sh raises it)."`
-	TrustProxy   int      `name:"trust-proxy" default:"0" placeholder:"N" help:"Behind N reverse proxies that append the caller's address to X-Forwarded-For, count rate limits by the address the outermost one saw (docs/deploy.md). 0: the connection's address."`
+	NATSListen    string   `name:"nats-listen" placeholder:"HOST:PORT" help:"Open the embedded NATS server to workers on other machines (arena worker); writes DATA/worker.creds for them (docs/deploy.md)."`
+	NATSTLSCert   string   `name:"nats-tls-cert" type:"path" help:"PEM certificate for --nats-listen: workers then connect over TLS."`
+	NATSTLSKey    string   `name:"nats-tls-key" type:"path" help:"PEM key of --nats-tls-cert."`
+	NATS          string   `name:"nats" placeholder:"URL" help:"Use this external NATS server or cluster (nats://host:4222, comma-separated) instead of the embedded one."`
+	NATSCreds     string   `name:"nats-creds" type:"path" help:"Creds file (JSON: url, user, password, ca) to log in to --nats."`
+	NATSReplicas  int      `name:"nats-replicas" default:"1" help:"Replicas of the job streams in an external NATS cluster (3 for a three-node cluster)."`
+	NoWorkers     bool     `name:"no-workers" help:"Run no matches in this process: only joined workers (arena worker) do."`
+	Games         []string `name:"games" help:"Only these games get rated matches (default: all)."`
+	CheckEvery    int      `name:"check-every" default:"100" help:"Run one finished match in N again on another worker and compare the replays byte for byte (0: never)."`
+	Challenges    int      `name:"challenges-per-minute" default:"10" hidden:"" help:"Challenges one account may ask for in a minute (scripts/scaling.sh raises it)."`
+	UploadsPerDay int      `name:"uploads-per-day" default:"50" help:"Versions one account may upload in 24 hours (refused ones count: each is compiled and tried)."`
+	BotsPerGame   int      `name:"bots-per-game" default:"10" help:"Bots one account may have for each game (retired ones count; a new version brings one back)."`
+	TrustProxy    int      `name:"trust-proxy" default:"0" placeholder:"N" help:"Behind N reverse proxies that append the caller's address to X-Forwarded-For, count rate limits by the address the outermost one saw (docs/deploy.md). 0: the connection's address."`
 }
 
 func (c *serveCmd) Run() error {
@@ -42,6 +44,9 @@ func (c *serveCmd) Run() error {
 	}
 	if c.Challenges < 1 {
 		return fmt.Errorf("serve: --challenges-per-minute %d: want at least 1", c.Challenges)
+	}
+	if c.UploadsPerDay < 1 || c.BotsPerGame < 1 {
+		return fmt.Errorf("serve: --uploads-per-day %d, --bots-per-game %d: want at least 1 each", c.UploadsPerDay, c.BotsPerGame)
 	}
 	if c.TrustProxy < 0 || c.TrustProxy > 10 {
 		return fmt.Errorf("serve: --trust-proxy %d: want 0 to 10", c.TrustProxy)
@@ -57,6 +62,7 @@ func (c *serveCmd) Run() error {
 	}
 	defer site.Close()
 	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: c.DB, Workers: c.Workers, MatchNice: c.MatchNice, Rest: c.Rest, AckWait: c.AckWait, Log: log, Site: site, Games: c.Games, TrustedProxies: c.TrustProxy, ChallengesPerMinute: c.Challenges,
+		UploadsPerDay: c.UploadsPerDay, BotsPerGame: c.BotsPerGame,
 		NATS: server.NATSOptions{Listen: c.NATSListen, TLSCert: c.NATSTLSCert, TLSKey: c.NATSTLSKey, URL: c.NATS, Creds: c.NATSCreds, Replicas: c.NATSReplicas, NoWorkers: c.NoWorkers, CheckEvery: c.CheckEvery}})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

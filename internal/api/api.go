@@ -75,7 +75,21 @@ type Options struct {
 	// ChallengesPerMinute limits each account's challenges; zero for the
 	// default (10).
 	ChallengesPerMinute int
+	// UploadsPerDay limits the versions an account uploads in 24 hours,
+	// and BotsPerGame the bots it has for one game; zero for the defaults
+	// (DefaultUploadsPerDay, DefaultBotsPerGame).
+	UploadsPerDay, BotsPerGame int
 }
+
+// The per-account upload limits' defaults. Each upload is compiled, tried
+// in a smoke match and kept for at least a day (up to 32 MiB), and each bot
+// plays on its game's ladder; a per-address rate alone lets one account
+// upload from many addresses. Peers: Kaggle takes 5 submissions a day,
+// Halite one bot per player.
+const (
+	DefaultUploadsPerDay = 50
+	DefaultBotsPerGame   = 10
+)
 
 // API is the HTTP handler.
 type API struct {
@@ -106,6 +120,8 @@ func New(st *store.Store, p Platform, opt Options) *API {
 		}
 		return d
 	}
+	opt.UploadsPerDay = or(opt.UploadsPerDay, DefaultUploadsPerDay)
+	opt.BotsPerGame = or(opt.BotsPerGame, DefaultBotsPerGame)
 	a := &API{st: st, p: p, opt: opt, log: opt.Log, mux: http.NewServeMux(),
 		signups:    visitors.NewRate(or(opt.SignupsPerMinute, 10), time.Minute),
 		logins:     visitors.NewRate(or(opt.LoginsPerMinute, 20), time.Minute),

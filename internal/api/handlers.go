@@ -436,6 +436,9 @@ type VersionJSON struct {
 	Message    string    `json:"message,omitempty"`
 	SmokeMatch int64     `json:"smoke_match,omitempty"`
 	Created    time.Time `json:"created"`
+	// ModuleDeleted: the version was replaced more than a day ago and its
+	// module is no longer kept.
+	ModuleDeleted bool `json:"module_deleted,omitempty"`
 }
 
 func botJSON(b store.Bot) BotJSON {
@@ -455,7 +458,7 @@ func botsJSON(bs []store.Bot) []BotJSON {
 }
 
 func versionJSON(v store.Version, owner bool) VersionJSON {
-	j := VersionJSON{ID: v.ID, Number: v.Number, SHA256: v.SHA256, Size: v.Size, State: v.State, SmokeMatch: v.SmokeMatch, Created: v.CreatedAt.UTC()}
+	j := VersionJSON{ID: v.ID, Number: v.Number, SHA256: v.SHA256, Size: v.Size, State: v.State, SmokeMatch: v.SmokeMatch, Created: v.CreatedAt.UTC(), ModuleDeleted: v.Pruned}
 	if owner {
 		j.Message = v.Message
 	}
@@ -665,13 +668,17 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	// Authenticate before reading 32 MiB; CSRF of a form comes with the body.
-	if _, ok, err := a.who(r); err != nil {
+	who, ok, err := a.who(r)
+	if err != nil {
 		return err
 	} else if !ok {
 		return Errorf(http.StatusUnauthorized, "log in first (session cookie or Authorization: Bearer TOKEN)")
 	}
 	if !a.uploads.Allow(a.clientIP(r)) {
 		return Errorf(http.StatusTooManyRequests, "too many uploads from your address; wait a minute")
+	}
+	if err := a.uploadAllowed(w, r, who.acc.ID, g.Info().ID, name); err != nil {
+		return err
 	}
 	wasm, formCSRF, err := readModule(r)
 	// The response's write deadline runs from now, not from the request's
@@ -683,9 +690,6 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.mustAuth(r, formCSRF)
 	if err != nil {
 		return err
-	}
-	if existing, err := a.st.BotByName(r.Context(), c.acc.ID, g.Info().ID, name); err == nil && existing.AccountID != c.acc.ID {
-		return Errorf(http.StatusForbidden, "not your bot")
 	}
 	b, v, err := a.p.Upload(r.Context(), c.acc, g.Info().ID, name, wasm)
 	if err != nil {
@@ -702,6 +706,34 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 		status = http.StatusAccepted
 	}
 	writeJSON(w, status, out)
+	return nil
+}
+
+// uploadAllowed holds an account to its uploads a day and its bots a game
+// (Options), before the module is read.
+func (a *API) uploadAllowed(w http.ResponseWriter, r *http.Request, accountID int64, game, name string) error {
+	now := time.Now()
+	n, first, err := a.st.UploadsSince(r.Context(), accountID, now.Add(-24*time.Hour))
+	if err != nil {
+		return err
+	}
+	if n >= a.opt.UploadsPerDay {
+		next := first.Add(24 * time.Hour)
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(next.Sub(now).Seconds()+0.999))))
+		return Errorf(http.StatusTooManyRequests, "an account may upload %d versions in 24 hours; your next upload can be made at %s UTC",
+			a.opt.UploadsPerDay, next.UTC().Format("2006-01-02 15:04"))
+	}
+	if _, err := a.st.BotByName(r.Context(), accountID, game, name); !errors.Is(err, store.ErrNotFound) {
+		return err // nil for a bot of the account's: a new version
+	}
+	bots, err := a.st.CountBots(r.Context(), accountID, game)
+	if err != nil {
+		return err
+	}
+	if bots >= a.opt.BotsPerGame {
+		return Errorf(http.StatusForbidden, "an account may have %d bots for %s and you have %d; upload a new version of one of them instead (a retired bot comes back with a new version)",
+			a.opt.BotsPerGame, game, bots)
+	}
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -438,5 +439,52 @@ func TestRefusedModulesAreDeleted(t *testing.T) {
 	}
 	if _, err := st.Wasm(ctx, hashing.SHA256Hex(kit)); err != nil {
 		t.Errorf("the accepted module: %v; want it stored", err)
+	}
+}
+
+// TestUploadsPerAccount: an account uploads at most UploadsPerDay versions
+// in 24 hours (refused ones count, and 429 says when the next one can be
+// made) and has at most BotsPerGame bots for a game (a new version of one
+// of them is still taken); another account is not held by either.
+func TestUploadsPerAccount(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) {
+		o.NoMatchmaker = true
+		o.UploadsPerDay, o.BotsPerGame = 2, 1
+	})
+	tok := signup(t, r.URL, "hank")
+	echo := wasmtest.Echo{}.Module() // refused by its smoke match: a version all the same
+	up := func(tok, name string) (int, string, http.Header) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", r.URL+"/api/v1/games/dots-and-boxes/bots/"+name, bytes.NewReader(echo))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Content-Type", "application/wasm")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out struct{ Error string }
+		json.NewDecoder(resp.Body).Decode(&out)
+		return resp.StatusCode, out.Error, resp.Header
+	}
+	if code, msg, _ := up(tok, "one"); code != http.StatusUnprocessableEntity {
+		t.Fatalf("first upload: %d %q; want 422 (refused by the smoke match)", code, msg)
+	}
+	if code, msg, _ := up(tok, "two"); code != http.StatusForbidden || !strings.Contains(msg, "may have 1 bots for dots-and-boxes") {
+		t.Errorf("a second bot with BotsPerGame 1: %d %q; want 403 naming the limit", code, msg)
+	}
+	if code, msg, _ := up(tok, "one"); code != http.StatusUnprocessableEntity {
+		t.Errorf("a new version of the bot: %d %q; want taken (and refused by its smoke match)", code, msg)
+	}
+	code, msg, h := up(tok, "one")
+	if code != http.StatusTooManyRequests || !strings.Contains(msg, "2 versions in 24 hours") || !strings.Contains(msg, " UTC") {
+		t.Errorf("a third upload in a day with UploadsPerDay 2: %d %q; want 429 saying when", code, msg)
+	}
+	if s, err := strconv.Atoi(h.Get("Retry-After")); err != nil || s < 86000 || s > 86400 {
+		t.Errorf("Retry-After %q; want about a day in seconds", h.Get("Retry-After"))
+	}
+	other := signup(t, r.URL, "ivy")
+	if code, msg, _ := up(other, "one"); code != http.StatusUnprocessableEntity {
+		t.Errorf("another account's upload: %d %q; the limits are per account", code, msg)
 	}
 }

@@ -63,10 +63,13 @@ type Options struct {
 	// ChallengesPerMinute limits each account's challenges (api.Options);
 	// zero for the default.
 	ChallengesPerMinute int
+	// UploadsPerDay and BotsPerGame are the per-account upload limits
+	// (api.Options); zero for the defaults.
+	UploadsPerDay, BotsPerGame int
 	// NATS is where workers on other machines join (scale.go).
 	NATS NATSOptions
-	// Now is the clock expired tokens and sessions are purged by; nil
-	// means time.Now. PurgeTick, when set, replaces the hourly ticker of
+	// Now is the clock expired tokens and sessions, and replaced
+	// versions' modules, are purged by; nil means time.Now. PurgeTick, when set, replaces the hourly ticker of
 	// the purge. Both are for tests.
 	Now       func() time.Time
 	PurgeTick <-chan time.Time
@@ -151,7 +154,8 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	})
 	mux.Handle("GET /metrics", s.metrics.handler())
 	s.scaleRoutes(mux)
-	s.api = api.New(s.store, s, api.Options{Log: opt.Log, TrustedProxies: opt.TrustedProxies, ChallengesPerMinute: opt.ChallengesPerMinute})
+	s.api = api.New(s.store, s, api.Options{Log: opt.Log, TrustedProxies: opt.TrustedProxies, ChallengesPerMinute: opt.ChallengesPerMinute,
+		UploadsPerDay: opt.UploadsPerDay, BotsPerGame: opt.BotsPerGame})
 	mux.Handle("/api/", s.api)
 	if opt.Site != nil {
 		mux.Handle("/", opt.Site)
@@ -326,12 +330,20 @@ func (s *Server) requeue(ctx context.Context) error {
 	return nil
 }
 
-// purgeEvery is how often expired tokens and sessions are deleted.
+// purgeEvery is how often expired tokens and sessions are deleted, and the
+// modules of versions replaced long enough ago.
 const purgeEvery = time.Hour
 
-// purge deletes expired API tokens and sessions at start and then every
-// purgeEvery, so that the tokens table holds only live ones however many
-// log-ins there were.
+// keepReplaced is how long a replaced version keeps its module: matches
+// queued before the replacement, and determinism checks of its last
+// matches, still fetch it.
+const keepReplaced = 24 * time.Hour
+
+// purge deletes expired API tokens and sessions, and the modules of
+// versions replaced more than keepReplaced ago, at start and then every
+// purgeEvery: the tokens table holds only live ones however many log-ins
+// there were, and the disk only the modules that may still play, however
+// many versions were uploaded.
 func (s *Server) purge(ctx context.Context) {
 	now, tick := s.opt.Now, s.opt.PurgeTick
 	if now == nil {
@@ -348,11 +360,32 @@ func (s *Server) purge(ctx context.Context) {
 		} else if n > 0 {
 			s.log.Info("purged expired tokens and sessions", "count", n)
 		}
+		s.pruneModules(ctx, now().Add(-keepReplaced))
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick:
 		}
+	}
+}
+
+// pruneModules deletes the modules of versions replaced before t from the
+// store and the object store (see store.PruneModules).
+func (s *Server) pruneModules(ctx context.Context, t time.Time) {
+	shas, err := s.store.PruneModules(ctx, t)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Error("prune old modules", "err", err)
+		}
+		return
+	}
+	for _, sha := range shas {
+		if err := s.q.DeleteWasm(ctx, sha); err != nil {
+			s.log.Warn("old module not deleted from the object store", "sha256", sha, "err", err)
+		}
+	}
+	if len(shas) > 0 {
+		s.log.Info("deleted the modules of versions replaced a day ago", "count", len(shas))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -44,6 +45,9 @@ type Version struct {
 	Message    string
 	SmokeMatch int64
 	CreatedAt  time.Time
+	// Pruned: the module was deleted a day after the version was replaced
+	// (PruneModules); the record stays.
+	Pruned bool
 }
 
 const botColumns = `b.id, b.account_id, a.handle, b.game, b.name, b.spec, b.retired, COALESCE(b.active_version, 0), b.mu, b.sigma, b.score, b.matches, b.created_at`
@@ -194,7 +198,7 @@ func (s *Store) FinishCheck(ctx context.Context, versionID int64, accepted bool,
 		if !accepted {
 			return nil
 		}
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE versions SET state = ? WHERE bot_id = ? AND state = ? AND id <> ?`), VersionOld, botID, VersionActive, versionID); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE versions SET state = ?, replaced_at = ? WHERE bot_id = ? AND state = ? AND id <> ?`), VersionOld, now(), botID, VersionActive, versionID); err != nil {
 			return err
 		}
 		var mu float64
@@ -207,21 +211,31 @@ func (s *Store) FinishCheck(ctx context.Context, versionID int64, accepted bool,
 	})
 }
 
+const versionColumns = `id, bot_id, number, sha256, size, state, message, COALESCE(smoke_match, 0), created_at, pruned`
+
+func scanVersion(sc interface{ Scan(...any) error }) (Version, error) {
+	var v Version
+	var created int64
+	var pruned int
+	err := sc.Scan(&v.ID, &v.BotID, &v.Number, &v.SHA256, &v.Size, &v.State, &v.Message, &v.SmokeMatch, &created, &pruned)
+	v.CreatedAt = time.UnixMilli(created)
+	v.Pruned = pruned != 0
+	return v, err
+}
+
 // Versions lists a bot's versions, newest first.
 func (s *Store) Versions(ctx context.Context, botID int64) ([]Version, error) {
-	rows, err := s.r.QueryContext(ctx, s.q(`SELECT id, bot_id, number, sha256, size, state, message, COALESCE(smoke_match, 0), created_at FROM versions WHERE bot_id = ? ORDER BY number DESC`), botID)
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+versionColumns+` FROM versions WHERE bot_id = ? ORDER BY number DESC`), botID)
 	if err != nil {
 		return nil, fmt.Errorf("store: versions: %w", err)
 	}
 	defer rows.Close()
 	var out []Version
 	for rows.Next() {
-		var v Version
-		var created int64
-		if err := rows.Scan(&v.ID, &v.BotID, &v.Number, &v.SHA256, &v.Size, &v.State, &v.Message, &v.SmokeMatch, &created); err != nil {
+		v, err := scanVersion(rows)
+		if err != nil {
 			return nil, fmt.Errorf("store: versions: %w", err)
 		}
-		v.CreatedAt = time.UnixMilli(created)
 		out = append(out, v)
 	}
 	return out, rows.Err()
@@ -229,18 +243,39 @@ func (s *Store) Versions(ctx context.Context, botID int64) ([]Version, error) {
 
 // Version finds a version by id.
 func (s *Store) Version(ctx context.Context, id int64) (Version, error) {
-	var v Version
-	var created int64
-	err := s.r.QueryRowContext(ctx, s.q(`SELECT id, bot_id, number, sha256, size, state, message, COALESCE(smoke_match, 0), created_at FROM versions WHERE id = ?`), id).
-		Scan(&v.ID, &v.BotID, &v.Number, &v.SHA256, &v.Size, &v.State, &v.Message, &v.SmokeMatch, &created)
+	v, err := scanVersion(s.r.QueryRowContext(ctx, s.q(`SELECT `+versionColumns+` FROM versions WHERE id = ?`), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Version{}, ErrNotFound
 	}
 	if err != nil {
 		return Version{}, fmt.Errorf("store: version: %w", err)
 	}
-	v.CreatedAt = time.UnixMilli(created)
 	return v, nil
+}
+
+// UploadsSince counts the versions an account's bots have received since t
+// (refused ones too: each cost a compile) and says when the first of them
+// came.
+func (s *Store) UploadsSince(ctx context.Context, accountID int64, t time.Time) (n int, first time.Time, err error) {
+	var min sql.NullInt64
+	err = s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*), MIN(v.created_at) FROM versions v JOIN bots b ON b.id = v.bot_id WHERE b.account_id = ? AND v.created_at >= ?`),
+		accountID, t.UnixMilli()).Scan(&n, &min)
+	if err != nil {
+		return 0, time.Time{}, fmt.Errorf("store: uploads since: %w", err)
+	}
+	if min.Valid {
+		first = time.UnixMilli(min.Int64)
+	}
+	return n, first, nil
+}
+
+// CountBots counts an account's bots for a game, retired ones included.
+func (s *Store) CountBots(ctx context.Context, accountID int64, game string) (int, error) {
+	var n int
+	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM bots WHERE account_id = ? AND game = ?`), accountID, game).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: count bots: %w", err)
+	}
+	return n, nil
 }
 
 // Retire takes a bot off the ladder; it keeps its history.
@@ -258,15 +293,82 @@ func (s *Store) Retire(ctx context.Context, botID int64) error {
 // would stay for good, an upload after another. It reports whether it
 // deleted it; the versions keep their hash and message.
 func (s *Store) DropRefusedModule(ctx context.Context, sha string) (bool, error) {
-	res, err := s.w.ExecContext(ctx, s.q(`DELETE FROM wasm WHERE sha256 = ? AND NOT EXISTS (SELECT 1 FROM versions WHERE sha256 = ? AND state <> ?)`), sha, sha, VersionRefused)
+	var dropped bool
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		dropped, err = s.dropUnused(ctx, tx, sha)
+		return err
+	})
 	if err != nil {
 		return false, fmt.Errorf("store: drop module %s: %w", sha, err)
+	}
+	return dropped, nil
+}
+
+// dropUnused deletes a module that no version may play any more: every
+// version with its bytes is refused or pruned.
+func (s *Store) dropUnused(ctx context.Context, tx *sql.Tx, sha string) (bool, error) {
+	res, err := tx.ExecContext(ctx, s.q(`DELETE FROM wasm WHERE sha256 = ? AND NOT EXISTS (SELECT 1 FROM versions WHERE sha256 = ? AND state <> ? AND pruned = 0)`), sha, sha, VersionRefused)
+	if err != nil {
+		return false, err
 	}
 	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+// PruneModules releases the modules of versions replaced before t that no
+// queued or running match seats: they are marked pruned, and each module
+// no other version may still play is deleted. It returns the hashes of the
+// deleted modules (for the object store). Without it every upload of a
+// bot's history (up to 32 MiB each) would stay on disk for good; nothing
+// plays a replaced version once its last matches have ended.
+func (s *Store) PruneModules(ctx context.Context, t time.Time) ([]string, error) {
+	var deleted []string
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, s.q(`SELECT id, sha256 FROM versions v WHERE state = ? AND pruned = 0 AND COALESCE(replaced_at, created_at) < ?
+  AND NOT EXISTS (SELECT 1 FROM matches m JOIN match_seats ms ON ms.match_id = m.id WHERE m.state IN (?, ?) AND ms.version_id = v.id)
+  ORDER BY id`), VersionOld, t.UnixMilli(), Queued, Running)
+		if err != nil {
+			return err
+		}
+		var ids []int64
+		var shas []string
+		for rows.Next() {
+			var id int64
+			var sha string
+			if err := rows.Scan(&id, &sha); err != nil {
+				rows.Close()
+				return err
+			}
+			ids = append(ids, id)
+			if !slices.Contains(shas, sha) {
+				shas = append(shas, sha)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if _, err := tx.ExecContext(ctx, s.q(`UPDATE versions SET pruned = 1 WHERE id = ?`), id); err != nil {
+				return err
+			}
+		}
+		for _, sha := range shas {
+			dropped, err := s.dropUnused(ctx, tx, sha)
+			if err != nil {
+				return err
+			}
+			if dropped {
+				deleted = append(deleted, sha)
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		return false, fmt.Errorf("store: drop module %s: %w", sha, err)
+		return nil, fmt.Errorf("store: prune modules: %w", err)
 	}
-	return n > 0, nil
+	return deleted, nil
 }
 
 // Wasm returns a stored module by its sha256.

@@ -514,3 +514,117 @@ func TestDropRefusedModule(t *testing.T) {
 		}
 	})
 }
+
+// TestPruneModules: a replaced version's module goes once the version was
+// replaced before the cutoff and no live match seats it, and only when no
+// other version may still play the same bytes; the record stays.
+func TestPruneModules(t *testing.T) {
+	each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		a, _ := s.CreateAccount(ctx, "alice", "h")
+		b, _ := s.CreateAccount(ctx, "bob", "h")
+		accept := func(acc int64, name, sha string) store.Version {
+			t.Helper()
+			_, v, err := s.AddVersion(ctx, acc, "dots-and-boxes", name, sha, []byte("wasm"+sha), 25, 8)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.FinishCheck(ctx, v.ID, true, "accepted", 0, 8); err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+		v1 := accept(a.ID, "one", "shaA")
+		v2 := accept(a.ID, "one", "shaB")
+		v3 := accept(a.ID, "one", "shaC")
+		accept(b.ID, "same", "shaA") // bob's active version has v1's bytes
+		bot, _ := s.BotByName(ctx, a.ID, "dots-and-boxes", "one")
+		live, err := s.CreateMatch(ctx, store.NewMatch{Game: "dots-and-boxes", Seed: 1, Kind: store.KindRated,
+			Seats: []store.SeatRef{{BotID: bot.ID, VersionID: v2.ID}, {BotID: bot.ID, VersionID: v3.ID}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		if got, err := s.PruneModules(ctx, time.Now().Add(-time.Hour)); err != nil || len(got) != 0 {
+			t.Fatalf("cutoff before every replacement: deleted %v, %v; want none", got, err)
+		}
+		got, err := s.PruneModules(ctx, time.Now().Add(time.Hour))
+		if err != nil || len(got) != 0 {
+			t.Fatalf("v1 (bytes shared with bob's active version) and v2 (in a queued match): deleted %v, %v; want none", got, err)
+		}
+		if v, _ := s.Version(ctx, v1.ID); !v.Pruned || v.State != store.VersionOld || v.SHA256 != "shaA" {
+			t.Errorf("v1 after the prune: %+v; want pruned, still replaced, hash kept", v)
+		}
+		if _, err := s.Wasm(ctx, "shaA"); err != nil {
+			t.Errorf("shaA, which bob's active version plays: %v", err)
+		}
+		if v, _ := s.Version(ctx, v2.ID); v.Pruned {
+			t.Errorf("v2 pruned while a queued match seats it")
+		}
+
+		if _, err := s.FailMatch(ctx, live, "test"); err != nil {
+			t.Fatal(err)
+		}
+		got, err = s.PruneModules(ctx, time.Now().Add(time.Hour))
+		if err != nil || len(got) != 1 || got[0] != "shaB" {
+			t.Fatalf("after the match ended: deleted %v, %v; want [shaB]", got, err)
+		}
+		if _, err := s.Wasm(ctx, "shaB"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("shaB after the prune: %v; want ErrNotFound", err)
+		}
+		if _, err := s.Wasm(ctx, "shaC"); err != nil {
+			t.Errorf("the active version's module: %v", err)
+		}
+		if got, err := s.PruneModules(ctx, time.Now().Add(time.Hour)); err != nil || len(got) != 0 {
+			t.Errorf("a second prune: deleted %v, %v; want none", got, err)
+		}
+		// The same bytes uploaded again come back.
+		_, v4, err := s.AddVersion(ctx, a.ID, "dots-and-boxes", "one", "shaB", []byte("wasmshaB"), 25, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data, err := s.Wasm(ctx, "shaB"); err != nil || string(data) != "wasmshaB" {
+			t.Errorf("shaB uploaded again: %q %v", data, err)
+		}
+		// A refused upload of a pruned version's bytes: nothing plays them.
+		if err := s.FinishCheck(ctx, v4.ID, false, "refused", 0, 8); err != nil {
+			t.Fatal(err)
+		}
+		if dropped, err := s.DropRefusedModule(ctx, "shaB"); err != nil || !dropped {
+			t.Errorf("refused, and pruned elsewhere: dropped %v, %v; want dropped", dropped, err)
+		}
+	})
+}
+
+// TestUploadCounts: the counts the per-account upload limits read.
+func TestUploadCounts(t *testing.T) {
+	each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		a, _ := s.CreateAccount(ctx, "alice", "h")
+		b, _ := s.CreateAccount(ctx, "bob", "h")
+		start := time.Now()
+		for i, name := range []string{"one", "one", "two"} {
+			_, v, err := s.AddVersion(ctx, a.ID, "dots-and-boxes", name, fmt.Sprint("sha", i), []byte("w"), 25, 8)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 {
+				if err := s.FinishCheck(ctx, v.ID, false, "refused", 0, 8); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		s.AddVersion(ctx, b.ID, "dots-and-boxes", "one", "shaB", []byte("w"), 25, 8)
+		s.AddVersion(ctx, a.ID, "grid-royale", "one", "shaG", []byte("w"), 25, 8)
+		n, first, err := s.UploadsSince(ctx, a.ID, start.Add(-time.Minute))
+		if err != nil || n != 4 || first.Before(start.Add(-time.Second)) || first.After(time.Now()) {
+			t.Errorf("alice's uploads: %d since %v, %v; want 4 (a refused one too, every game), the first about now", n, first, err)
+		}
+		if n, first, err := s.UploadsSince(ctx, a.ID, time.Now().Add(time.Minute)); err != nil || n != 0 || !first.IsZero() {
+			t.Errorf("uploads since a minute ahead: %d %v %v; want 0 and no time", n, first, err)
+		}
+		if n, err := s.CountBots(ctx, a.ID, "dots-and-boxes"); err != nil || n != 2 {
+			t.Errorf("alice's dots-and-boxes bots: %d %v; want 2", n, err)
+		}
+	})
+}

@@ -220,6 +220,7 @@
       var tb = document.getElementById('b-versions');
       (b.versions || []).slice().reverse().forEach(function (v) {
         var msg = v.message ? h('div', { cls: 'hint', text: String(v.message) }) : null;
+        if (v.module_deleted) msg = h('div', { cls: 'hint' }, [msg, h('div', { text: 'module deleted a day after it was replaced' })]);
         tb.appendChild(h('tr', null, [h('td', { text: String(v.number) }), h('td', null, [versionState(v), msg]),
           h('td', { cls: 'nowrap', text: size(v.size) }), h('td', { cls: 'nowrap' }, [h('code', { text: String(v.sha256 || '').slice(0, 12), title: String(v.sha256 || '') })]),
           h('td', { text: when(v.created) }), h('td', null, [v.smoke_match ? h('a', { href: '/matches/' + v.smoke_match, text: 'match ' + v.smoke_match }) : null])]));

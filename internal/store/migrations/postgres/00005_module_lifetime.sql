@@ -1,0 +1,10 @@
+-- A replaced version keeps its module for a day (queued matches and
+-- determinism checks may still need it), then the module is deleted and the
+-- version marked pruned (Store.PruneModules); its record stays.
+-- +goose Up
+ALTER TABLE versions ADD COLUMN replaced_at BIGINT;
+ALTER TABLE versions ADD COLUMN pruned INTEGER NOT NULL DEFAULT 0;
+
+-- +goose Down
+ALTER TABLE versions DROP COLUMN pruned;
+ALTER TABLE versions DROP COLUMN replaced_at;
