@@ -36,6 +36,8 @@ go vet ./...
 # Bot writers run the CLI on macOS too: the tree must build there (Linux
 # alone has some of the process controls; *_linux.go and *_other.go).
 GOOS=darwin GOARCH=arm64 go vet ./...
+# and the CLI on Windows (the tests themselves use Unix process controls).
+GOOS=windows GOARCH=amd64 go build -o /dev/null ./cmd/arena
 cp go.mod /tmp/arena-go.mod.$$; cp go.sum /tmp/arena-go.sum.$$
 go mod tidy
 if ! cmp -s go.mod /tmp/arena-go.mod.$$ || ! cmp -s go.sum /tmp/arena-go.sum.$$; then

@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/arenabots/arena/bot"
@@ -206,7 +205,7 @@ func (p *process) Stop() {
 		close(p.stopped)
 	}
 	if p.cmd.Process != nil {
-		syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(p.cmd.Process)
 	}
 	p.stdin.Close()
 	<-p.exited

@@ -157,7 +157,7 @@ func (b *Bot) run(ctx context.Context, input string, left time.Duration) ([]byte
 	var out capped
 	cmd := exec.Command(b.path, input)
 	cmd.Dir = filepath.Join(b.root, "run")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = newGroup()
 	// Our own pipes rather than os/exec's copying: Wait then returns when the
 	// entry exits, even if a child it left behind still holds them open.
 	stdout, drainOut, err := pipeTo(&out)
@@ -179,13 +179,12 @@ func (b *Bot) run(ctx context.Context, input string, left time.Duration) ([]byte
 		drainErr()
 		return nil, bot.Reply{Status: game.Crash, Detail: fmt.Sprintf("start: %v", err)}
 	}
-	pid := cmd.Process.Pid
 	killed := make(chan string, 1)
 	stop := make(chan struct{})
-	go watch(ctx, pid, left, left+b.opts.Grace, killed, stop)
+	go watch(ctx, cmd.Process, left, left+b.opts.Grace, killed, stop)
 	waitErr := cmd.Wait()
 	close(stop)
-	syscall.Kill(-pid, syscall.SIGKILL) // whatever it left behind in its group
+	killGroup(cmd.Process) // whatever it left behind in its group
 	drainOut()
 	drainErr()
 	var cpu time.Duration
@@ -227,14 +226,14 @@ func (b *Bot) run(ctx context.Context, input string, left time.Duration) ([]byte
 
 // watch kills the entry's process group when its CPU time passes cpuLimit,
 // its wall-clock time passes wallLimit, or ctx ends. It reports which.
-func watch(ctx context.Context, pid int, cpuLimit, wallLimit time.Duration, killed chan<- string, stop <-chan struct{}) {
+func watch(ctx context.Context, p *os.Process, cpuLimit, wallLimit time.Duration, killed chan<- string, stop <-chan struct{}) {
 	tick := time.NewTicker(50 * time.Millisecond) // a look costs about 1 ms
 	defer tick.Stop()
 	wall := time.NewTimer(wallLimit)
 	defer wall.Stop()
 	kill := func(why string) {
 		killed <- why
-		syscall.Kill(-pid, syscall.SIGKILL)
+		killGroup(p)
 	}
 	for {
 		select {
@@ -247,7 +246,7 @@ func watch(ctx context.Context, pid int, cpuLimit, wallLimit time.Duration, kill
 			kill("wall-clock")
 			return
 		case <-tick.C:
-			if cpu, ok := groupCPU(pid); ok && cpu > cpuLimit {
+			if cpu, ok := groupCPU(p.Pid); ok && cpu > cpuLimit {
 				kill("cpu")
 				return
 			}
