@@ -40,9 +40,9 @@ const (
 // matches (implemented by package internal/server).
 type Platform interface {
 	// Upload checks and stores a module as a new version of the account's
-	// named bot and runs its smoke match; errors of type *Error are the
-	// uploader's to fix.
-	Upload(ctx context.Context, acc store.Account, game, name string, wasm []byte) (store.Bot, store.Version, error)
+	// named bot, held to lim (a *store.LimitError when over), and runs its
+	// smoke match; errors of type *Error are the uploader's to fix.
+	Upload(ctx context.Context, acc store.Account, game, name string, wasm []byte, lim store.UploadLimits) (store.Bot, store.Version, error)
 	// Challenge schedules an unrated match between active bots.
 	Challenge(ctx context.Context, game string, bots []int64, seed uint64) (int64, error)
 	// Live returns the turns of a running match so far (nil when they are
@@ -77,8 +77,14 @@ type Options struct {
 	ChallengesPerMinute int
 	// UploadsPerDay limits the versions an account uploads in 24 hours,
 	// and BotsPerGame the bots it has for one game; zero for the defaults
-	// (DefaultUploadsPerDay, DefaultBotsPerGame).
+	// (DefaultUploadsPerDay, DefaultBotsPerGame). The API checks them
+	// before it reads a module; the Platform holds uploads to them.
 	UploadsPerDay, BotsPerGame int
+}
+
+// uploadLimits are the per-account upload limits, as of now.
+func (a *API) uploadLimits() store.UploadLimits {
+	return store.UploadLimits{PerDay: a.opt.UploadsPerDay, BotsPerGame: a.opt.BotsPerGame, Now: time.Now()}
 }
 
 // The per-account upload limits' defaults. Each upload is compiled, tried

@@ -677,7 +677,12 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 	if !a.uploads.Allow(a.clientIP(r)) {
 		return Errorf(http.StatusTooManyRequests, "too many uploads from your address; wait a minute")
 	}
-	if err := a.uploadAllowed(w, r, who.acc.ID, g.Info().ID, name); err != nil {
+	// The per-account limits, before 32 MiB are read (the store checks
+	// them again as it adds the version).
+	var le *store.LimitError
+	if err := a.st.CheckUploadLimits(r.Context(), who.acc.ID, g.Info().ID, name, a.uploadLimits()); errors.As(err, &le) {
+		return limitRefusal(w, le)
+	} else if err != nil {
 		return err
 	}
 	wasm, formCSRF, err := readModule(r)
@@ -691,8 +696,10 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b, v, err := a.p.Upload(r.Context(), c.acc, g.Info().ID, name, wasm)
-	if err != nil {
+	b, v, err := a.p.Upload(r.Context(), c.acc, g.Info().ID, name, wasm, a.uploadLimits())
+	if errors.As(err, &le) {
+		return limitRefusal(w, le)
+	} else if err != nil {
 		return err
 	}
 	out := UploadJSON{Bot: botJSON(b), Version: versionJSON(v, true)}
@@ -709,32 +716,16 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// uploadAllowed holds an account to its uploads a day and its bots a game
-// (Options), before the module is read.
-func (a *API) uploadAllowed(w http.ResponseWriter, r *http.Request, accountID int64, game, name string) error {
-	now := time.Now()
-	n, first, err := a.st.UploadsSince(r.Context(), accountID, now.Add(-24*time.Hour))
-	if err != nil {
-		return err
-	}
-	if n >= a.opt.UploadsPerDay {
-		next := first.Add(24 * time.Hour)
-		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(next.Sub(now).Seconds()+0.999))))
-		return Errorf(http.StatusTooManyRequests, "an account may upload %d versions in 24 hours; your next upload can be made at %s UTC",
-			a.opt.UploadsPerDay, next.UTC().Format("2006-01-02 15:04"))
-	}
-	if _, err := a.st.BotByName(r.Context(), accountID, game, name); !errors.Is(err, store.ErrNotFound) {
-		return err // nil for a bot of the account's: a new version
-	}
-	bots, err := a.st.CountBots(r.Context(), accountID, game)
-	if err != nil {
-		return err
-	}
-	if bots >= a.opt.BotsPerGame {
+// limitRefusal tells an uploader which per-account limit it met and what
+// to do: 429 with the time of the next possible upload, or 403 for bots.
+func limitRefusal(w http.ResponseWriter, le *store.LimitError) error {
+	if le.Bots {
 		return Errorf(http.StatusForbidden, "an account may have %d bots for %s and you have %d; upload a new version of one of them instead (a retired bot comes back with a new version)",
-			a.opt.BotsPerGame, game, bots)
+			le.Limit, le.Game, le.Have)
 	}
-	return nil
+	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(time.Until(le.Next).Seconds()+0.999))))
+	return Errorf(http.StatusTooManyRequests, "an account may upload %d versions in 24 hours; your next upload can be made at %s UTC",
+		le.Limit, le.Next.UTC().Format("2006-01-02 15:04"))
 }
 
 // MatchJSON is a match as the API shows it.

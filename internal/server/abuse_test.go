@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -452,21 +453,7 @@ func TestUploadsPerAccount(t *testing.T) {
 		o.UploadsPerDay, o.BotsPerGame = 2, 1
 	})
 	tok := signup(t, r.URL, "hank")
-	echo := wasmtest.Echo{}.Module() // refused by its smoke match: a version all the same
-	up := func(tok, name string) (int, string, http.Header) {
-		t.Helper()
-		req, _ := http.NewRequest("POST", r.URL+"/api/v1/games/dots-and-boxes/bots/"+name, bytes.NewReader(echo))
-		req.Header.Set("Authorization", "Bearer "+tok)
-		req.Header.Set("Content-Type", "application/wasm")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var out struct{ Error string }
-		json.NewDecoder(resp.Body).Decode(&out)
-		return resp.StatusCode, out.Error, resp.Header
-	}
+	up := func(tok, name string) (int, string, http.Header) { return uploadEcho(t, r.URL, tok, name) }
 	if code, msg, _ := up(tok, "one"); code != http.StatusUnprocessableEntity {
 		t.Fatalf("first upload: %d %q; want 422 (refused by the smoke match)", code, msg)
 	}
@@ -486,5 +473,54 @@ func TestUploadsPerAccount(t *testing.T) {
 	other := signup(t, r.URL, "ivy")
 	if code, msg, _ := up(other, "one"); code != http.StatusUnprocessableEntity {
 		t.Errorf("another account's upload: %d %q; the limits are per account", code, msg)
+	}
+}
+
+// uploadEcho uploads a module that its smoke match refuses (a version all
+// the same) as the named Dots and Boxes bot, and returns the answer's
+// status, error and header.
+func uploadEcho(t *testing.T, base, tok, name string) (int, string, http.Header) {
+	req, _ := http.NewRequest("POST", base+"/api/v1/games/dots-and-boxes/bots/"+name, bytes.NewReader(wasmtest.Echo{}.Module()))
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", "application/wasm")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Error(err)
+		return 0, "", nil
+	}
+	defer resp.Body.Close()
+	var out struct{ Error string }
+	json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out.Error, resp.Header
+}
+
+// TestUploadsSentAtOnce: uploads sent together are held to the limits too
+// (they all pass the check made before the module is read; the store
+// counts them one after another as it adds them).
+func TestUploadsSentAtOnce(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) {
+		o.NoMatchmaker = true
+		o.UploadsPerDay, o.BotsPerGame = 3, 2
+	})
+	at := func(tok string, names ...string) map[int]int {
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		codes := map[int]int{}
+		for _, name := range names {
+			wg.Go(func() {
+				code, _, _ := uploadEcho(t, r.URL, tok, name)
+				mu.Lock()
+				codes[code]++
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		return codes
+	}
+	if codes := at(signup(t, r.URL, "kim"), "a", "a", "a", "a", "a", "a"); codes[http.StatusUnprocessableEntity] != 3 || codes[http.StatusTooManyRequests] != 3 {
+		t.Errorf("6 uploads of one bot at once, 3 a day: %v; want 3 taken (422 from the smoke match) and 3 refused (429)", codes)
+	}
+	if codes := at(signup(t, r.URL, "lee"), "a", "b", "c", "d"); codes[http.StatusUnprocessableEntity] != 2 || codes[http.StatusForbidden] != 2 {
+		t.Errorf("4 new bots at once, 2 a game: %v; want 2 taken (422) and 2 refused (403)", codes)
 	}
 }

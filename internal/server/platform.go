@@ -27,10 +27,10 @@ import (
 // answering that the check is still running.
 var UploadWait = 90 * time.Second
 
-// Upload checks a module, stores it as a new version of the account's bot,
-// and tries it in a smoke match against a house bot; only a version that
-// gives a majority of ok answers there is activated.
-func (s *Server) Upload(ctx context.Context, acc store.Account, game, name string, wasm []byte) (store.Bot, store.Version, error) {
+// Upload checks a module, stores it as a new version of the account's bot
+// (held to lim), and tries it in a smoke match against a house bot; only a
+// version that gives a majority of ok answers there is activated.
+func (s *Server) Upload(ctx context.Context, acc store.Account, game, name string, wasm []byte, lim store.UploadLimits) (store.Bot, store.Version, error) {
 	g, err := games.Lookup(game)
 	if err != nil {
 		return store.Bot{}, store.Version{}, api.Errorf(http.StatusNotFound, "no game %q", game)
@@ -58,8 +58,17 @@ func (s *Server) Upload(ctx context.Context, acc store.Account, game, name strin
 		return store.Bot{}, store.Version{}, err
 	}
 	d := rating.Default()
-	b, v, err := s.store.AddVersion(ctx, acc.ID, game, name, sha, wasm, d.Mu, d.Sigma)
+	b, v, err := s.store.AddUpload(ctx, acc.ID, game, name, sha, wasm, d.Mu, d.Sigma, lim)
 	if err != nil {
+		var le *store.LimitError
+		if errors.As(err, &le) {
+			// Over a limit after all (uploads sent at once all passed the
+			// API's check): the object store keeps only modules the
+			// database has.
+			if _, err := s.store.Wasm(context.WithoutCancel(ctx), sha); errors.Is(err, store.ErrNotFound) {
+				s.q.DeleteWasm(context.WithoutCancel(ctx), sha)
+			}
+		}
 		return store.Bot{}, store.Version{}, err
 	}
 	house, err := s.smokeOpponent(ctx, game)

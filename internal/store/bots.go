@@ -145,9 +145,88 @@ func (s *Store) bots(ctx context.Context, where string, args ...any) ([]Bot, err
 // named bot (creating the bot with the initial rating when it is new), in
 // state VersionChecking.
 func (s *Store) AddVersion(ctx context.Context, accountID int64, game, name, sha string, wasm []byte, mu, sigma float64) (Bot, Version, error) {
+	return s.AddUpload(ctx, accountID, game, name, sha, wasm, mu, sigma, UploadLimits{})
+}
+
+// UploadLimits bound what one account adds; a zero field is no bound.
+type UploadLimits struct {
+	PerDay      int // versions in the 24 hours before Now, refused ones included
+	BotsPerGame int // bots for one game, retired ones included
+	Now         time.Time
+}
+
+// LimitError is an upload refused by UploadLimits.
+type LimitError struct {
+	Game        string
+	Bots        bool // too many bots for Game; otherwise too many versions a day
+	Limit, Have int
+	Next        time.Time // versions a day: when the first of them turns a day old
+}
+
+func (e *LimitError) Error() string {
+	if e.Bots {
+		return fmt.Sprintf("store: %d bots for %s, the most an account may have", e.Have, e.Game)
+	}
+	return fmt.Sprintf("store: %d versions in 24 hours, the most an account may upload", e.Have)
+}
+
+// CheckUploadLimits returns a *LimitError when the account may not add a
+// version of the named bot now, nil when it may. AddUpload checks again as
+// it adds: uploads sent at once may all pass this.
+func (s *Store) CheckUploadLimits(ctx context.Context, accountID int64, game, name string, lim UploadLimits) error {
+	if err := s.checkLimits(ctx, s.r, accountID, game, name, lim); err != nil {
+		return fmt.Errorf("store: upload limits: %w", err)
+	}
+	return nil
+}
+
+type rowQuerier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func (s *Store) checkLimits(ctx context.Context, q rowQuerier, accountID int64, game, name string, lim UploadLimits) error {
+	if lim.PerDay > 0 {
+		var n int
+		var first sql.NullInt64
+		if err := q.QueryRowContext(ctx, s.q(`SELECT COUNT(*), MIN(v.created_at) FROM versions v JOIN bots b ON b.id = v.bot_id WHERE b.account_id = ? AND v.created_at >= ?`),
+			accountID, lim.Now.Add(-24*time.Hour).UnixMilli()).Scan(&n, &first); err != nil {
+			return err
+		}
+		if n >= lim.PerDay {
+			return &LimitError{Game: game, Limit: lim.PerDay, Have: n, Next: time.UnixMilli(first.Int64).Add(24 * time.Hour)}
+		}
+	}
+	if lim.BotsPerGame > 0 {
+		var exists, n int
+		if err := q.QueryRowContext(ctx, s.q(`SELECT COUNT(*), COUNT(CASE WHEN name = ? THEN 1 END) FROM bots WHERE account_id = ? AND game = ?`),
+			name, accountID, game).Scan(&n, &exists); err != nil {
+			return err
+		}
+		if exists == 0 && n >= lim.BotsPerGame {
+			return &LimitError{Game: game, Bots: true, Limit: lim.BotsPerGame, Have: n}
+		}
+	}
+	return nil
+}
+
+// AddUpload is AddVersion held to lim, checked in the same transaction as
+// the version is added (a *LimitError when over): uploads sent at once are
+// counted one after another.
+func (s *Store) AddUpload(ctx context.Context, accountID int64, game, name, sha string, wasm []byte, mu, sigma float64, lim UploadLimits) (Bot, Version, error) {
 	var v Version
 	var botID int64
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if lim != (UploadLimits{}) {
+			// Postgres: the account's row lock orders its uploads (SQLite's
+			// write transactions are one at a time already).
+			var id int64
+			if err := tx.QueryRowContext(ctx, s.q(`SELECT id FROM accounts WHERE id = ?`+s.forUpdate()), accountID).Scan(&id); err != nil {
+				return err
+			}
+			if err := s.checkLimits(ctx, tx, accountID, game, name, lim); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO wasm (sha256, data) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING`), sha, wasm); err != nil {
 			return err
 		}
@@ -251,31 +330,6 @@ func (s *Store) Version(ctx context.Context, id int64) (Version, error) {
 		return Version{}, fmt.Errorf("store: version: %w", err)
 	}
 	return v, nil
-}
-
-// UploadsSince counts the versions an account's bots have received since t
-// (refused ones too: each cost a compile) and says when the first of them
-// came.
-func (s *Store) UploadsSince(ctx context.Context, accountID int64, t time.Time) (n int, first time.Time, err error) {
-	var min sql.NullInt64
-	err = s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*), MIN(v.created_at) FROM versions v JOIN bots b ON b.id = v.bot_id WHERE b.account_id = ? AND v.created_at >= ?`),
-		accountID, t.UnixMilli()).Scan(&n, &min)
-	if err != nil {
-		return 0, time.Time{}, fmt.Errorf("store: uploads since: %w", err)
-	}
-	if min.Valid {
-		first = time.UnixMilli(min.Int64)
-	}
-	return n, first, nil
-}
-
-// CountBots counts an account's bots for a game, retired ones included.
-func (s *Store) CountBots(ctx context.Context, accountID int64, game string) (int, error) {
-	var n int
-	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM bots WHERE account_id = ? AND game = ?`), accountID, game).Scan(&n); err != nil {
-		return 0, fmt.Errorf("store: count bots: %w", err)
-	}
-	return n, nil
 }
 
 // Retire takes a bot off the ladder; it keeps its history.

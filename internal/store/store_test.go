@@ -596,8 +596,11 @@ func TestPruneModules(t *testing.T) {
 	})
 }
 
-// TestUploadCounts: the counts the per-account upload limits read.
-func TestUploadCounts(t *testing.T) {
+// TestUploadLimits: versions a day (refused ones and every game's count)
+// and bots a game (a new version of an existing bot is always let in), as
+// checked before an upload and as AddUpload enforces them, uploads sent at
+// once included.
+func TestUploadLimits(t *testing.T) {
 	each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		a, _ := s.CreateAccount(ctx, "alice", "h")
@@ -614,17 +617,65 @@ func TestUploadCounts(t *testing.T) {
 				}
 			}
 		}
-		s.AddVersion(ctx, b.ID, "dots-and-boxes", "one", "shaB", []byte("w"), 25, 8)
 		s.AddVersion(ctx, a.ID, "grid-royale", "one", "shaG", []byte("w"), 25, 8)
-		n, first, err := s.UploadsSince(ctx, a.ID, start.Add(-time.Minute))
-		if err != nil || n != 4 || first.Before(start.Add(-time.Second)) || first.After(time.Now()) {
-			t.Errorf("alice's uploads: %d since %v, %v; want 4 (a refused one too, every game), the first about now", n, first, err)
+		s.AddVersion(ctx, b.ID, "dots-and-boxes", "one", "shaB", []byte("w"), 25, 8)
+
+		var le *store.LimitError
+		err := s.CheckUploadLimits(ctx, a.ID, "dots-and-boxes", "one", store.UploadLimits{PerDay: 4, Now: time.Now()})
+		if !errors.As(err, &le) || le.Bots || le.Have != 4 || le.Limit != 4 || le.Next.Before(start.Add(24*time.Hour-time.Second)) || le.Next.After(time.Now().Add(24*time.Hour)) {
+			t.Errorf("alice's 5th version in a day with 4 allowed: %v (%+v); want a LimitError, 4 had, next in a day", err, le)
 		}
-		if n, first, err := s.UploadsSince(ctx, a.ID, time.Now().Add(time.Minute)); err != nil || n != 0 || !first.IsZero() {
-			t.Errorf("uploads since a minute ahead: %d %v %v; want 0 and no time", n, first, err)
+		if err := s.CheckUploadLimits(ctx, a.ID, "dots-and-boxes", "one", store.UploadLimits{PerDay: 4, Now: time.Now().Add(25 * time.Hour)}); err != nil {
+			t.Errorf("a day later: %v; want allowed", err)
 		}
-		if n, err := s.CountBots(ctx, a.ID, "dots-and-boxes"); err != nil || n != 2 {
-			t.Errorf("alice's dots-and-boxes bots: %d %v; want 2", n, err)
+		err = s.CheckUploadLimits(ctx, a.ID, "dots-and-boxes", "three", store.UploadLimits{BotsPerGame: 2, Now: time.Now()})
+		if !errors.As(err, &le) || !le.Bots || le.Have != 2 || le.Game != "dots-and-boxes" {
+			t.Errorf("a third dots-and-boxes bot with 2 allowed: %v (%+v); want a LimitError for bots", err, le)
+		}
+		for _, name := range []string{"one", "two"} {
+			if err := s.CheckUploadLimits(ctx, a.ID, "dots-and-boxes", name, store.UploadLimits{BotsPerGame: 2, Now: time.Now()}); err != nil {
+				t.Errorf("a new version of %s: %v; want allowed", name, err)
+			}
+		}
+		if err := s.CheckUploadLimits(ctx, a.ID, "grid-royale", "new", store.UploadLimits{BotsPerGame: 2, Now: time.Now()}); err != nil {
+			t.Errorf("a second grid-royale bot: %v; want allowed (the bound is per game)", err)
+		}
+
+		// Six at once, three a day: bob has one.
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		added, refused := 0, 0
+		for i := range 6 {
+			wg.Go(func() {
+				_, _, err := s.AddUpload(ctx, b.ID, "dots-and-boxes", "one", fmt.Sprint("shaC", i), []byte("w"), 25, 8, store.UploadLimits{PerDay: 3, Now: time.Now()})
+				mu.Lock()
+				defer mu.Unlock()
+				var le *store.LimitError
+				switch {
+				case err == nil:
+					added++
+				case errors.As(err, &le):
+					refused++
+				default:
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if added != 2 || refused != 4 {
+			t.Errorf("6 uploads at once with 1 of 3 used: %d added, %d refused; want 2 and 4", added, refused)
+		}
+		if vs, _ := s.Versions(ctx, mustBot(t, s, b.ID, "one").ID); len(vs) != 3 {
+			t.Errorf("bob's versions: %d; want 3", len(vs))
 		}
 	})
+}
+
+func mustBot(t *testing.T, s *store.Store, account int64, name string) store.Bot {
+	t.Helper()
+	b, err := s.BotByName(context.Background(), account, "dots-and-boxes", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
