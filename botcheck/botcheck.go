@@ -6,8 +6,10 @@ package botcheck
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -120,7 +122,7 @@ func TankOf(g game.Game) int64 {
 // the host (a file that cannot be read, a game without house bots); every
 // fault of the module is in the report.
 func Check(ctx context.Context, g game.Game, path string, opt Options) (*Report, error) {
-	wasm, err := readModule(path)
+	wasm, size, err := readModule(path)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +148,12 @@ func Check(ctx context.Context, g game.Game, path string, opt Options) (*Report,
 			return nil, err
 		}
 		rep.Refused = err.Error()
-		rep.Problems = append(rep.Problems, "the sandbox refuses the module: "+err.Error())
+		if size > meter.MaxModuleSize {
+			// Only the limit and a byte were read: say the file's size.
+			rep.Size = int(min(size, 1<<62))
+			rep.Refused = fmt.Sprintf("the module is %.1f MiB, more than the limit of %d MiB", float64(size)/(1<<20), meter.MaxModuleSize>>20)
+		}
+		rep.Problems = append(rep.Problems, "the sandbox refuses the module: "+rep.Refused)
 		rep.addHint(Hint(err))
 		return rep, nil
 	}
@@ -171,14 +178,19 @@ func Check(ctx context.Context, g game.Game, path string, opt Options) (*Report,
 
 // readModule reads at most one byte more than the sandbox accepts, so a
 // huge upload costs no more memory than a module at the limit; the sandbox
-// then refuses it by its size.
-func readModule(path string) ([]byte, error) {
+// then refuses it by its size. size is the file's own.
+func readModule(path string) (wasm []byte, size int64, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, meter.MaxModuleSize+1))
+	wasm, err = io.ReadAll(io.LimitReader(f, meter.MaxModuleSize+1))
+	size = int64(len(wasm))
+	if fi, statErr := f.Stat(); statErr == nil && fi.Mode().IsRegular() {
+		size = max(size, fi.Size())
+	}
+	return wasm, size, err
 }
 
 func pickOpponent(g game.Game, name string) (string, error) {
@@ -306,17 +318,22 @@ func Hint(err error) string {
 func ReplayHints(r *replay.Replay, seat int) []string {
 	var hints []string
 	asked, failed := 0, 0
+	first := "" // the first failed answer, quoted, when no hint explains it
 	for _, t := range r.Turns {
 		for _, s := range t.Seats {
 			if s.Seat != seat || s.Status == game.Ignored {
 				continue
 			}
 			asked++
+			h := answerHint(s)
+			if first == "" && s.Status != game.OK && (h == "" || h == loopHint) {
+				first = firstFailure(t.Turn, s)
+			}
 			if s.Status == game.Fuel || s.Status == game.Timeout || s.Status == game.Retired {
 				failed++
 				continue // one hint for them all, below, when no answer came
 			}
-			if h := answerHint(s); h != "" && !slices.Contains(hints, h) {
+			if h != "" && !slices.Contains(hints, h) {
 				hints = append(hints, h)
 			}
 		}
@@ -324,13 +341,66 @@ func ReplayHints(r *replay.Replay, seat int) []string {
 	if asked > 0 && failed == asked && !slices.Contains(hints, loopHint) {
 		hints = append(hints, loopHint)
 	}
+	if first != "" {
+		hints = append(hints, first)
+	}
+	if h := fieldsNeverRead(r, seat); h != "" {
+		hints = append(hints, h)
+	}
 	return hints
+}
+
+// fieldsNeverRead warns about a bot whose answers were taken (ok) but whose
+// fields the game never read: none of them ever appears in an action it
+// applied, as with a bot of another game (a game ignores fields it does not
+// know, so its answers all count as "do nothing"). It returns "" otherwise.
+func fieldsNeverRead(r *replay.Replay, seat int) string {
+	answered, applied := map[string]bool{}, map[string]bool{}
+	keys := func(s string, into map[string]bool) {
+		var m map[string]json.RawMessage
+		if json.Unmarshal([]byte(s), &m) == nil {
+			for k := range m {
+				into[k] = true
+			}
+		}
+	}
+	for _, t := range r.Turns {
+		for _, s := range t.Seats {
+			if s.Seat == seat && s.Status == game.OK {
+				keys(s.Answer, answered)
+				keys(string(s.Action), applied)
+			}
+		}
+	}
+	if len(answered) == 0 {
+		return ""
+	}
+	for k := range answered {
+		if applied[k] {
+			return ""
+		}
+	}
+	names := slices.Sorted(maps.Keys(answered))
+	return fmt.Sprintf("the game read none of the fields of its answers (%s): each was taken as doing nothing. Is it a bot for another game? The game's rules page lists the fields it reads", clip(strings.Join(names, ", "), 80))
+}
+
+// firstFailure quotes a failed answer and the reason it got its status:
+// what the author needs to find the bug.
+func firstFailure(turn int, s replay.Seat) string {
+	out := fmt.Sprintf("the first answer that failed, turn %d, was %s", turn, s.Status)
+	if s.Answer != "" {
+		out += fmt.Sprintf(" (it read %q)", clip(s.Answer, 60))
+	}
+	if s.Reason != "" {
+		out += ": " + clip(s.Reason, 160)
+	}
+	return out
 }
 
 // answerHint advises on one recorded answer, or returns "".
 func answerHint(s replay.Seat) string {
 	if s.Status == game.Malformed && looksLikeText(s.Answer) {
-		return fmt.Sprintf("seat %d wrote %q to stdout, which is not an answer: print only answer lines to stdout and debug text to stderr; every extra line puts the bot a turn behind", s.Seat, clip(s.Answer, 40))
+		return fmt.Sprintf("seat %d wrote %q to stdout, which is not an answer: print only answer lines to stdout and debug text to stderr (a wasm bot's answer is its first line, the rest is dropped; an exec: bot's every extra line puts it a turn behind)", s.Seat, clip(s.Answer, 40))
 	}
 	return detailHint(s.Status, s.Reason)
 }

@@ -2,6 +2,7 @@ package botcheck
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"strings"
@@ -132,14 +133,52 @@ func TestFuelFigures(t *testing.T) {
 // TestDebugTextHint checks the hint for debug text on stdout, as an exec
 // bot shows it: the answer recorded is the debug line.
 func TestDebugTextHint(t *testing.T) {
-	r := &replay.Replay{Turns: []replay.Turn{{Seats: []replay.Seat{
+	r := &replay.Replay{Turns: []replay.Turn{{Turn: 1, Seats: []replay.Seat{
 		{Seat: 0, Status: game.Malformed, Answer: "thinking about (2,3)"},
-		{Seat: 1, Status: game.Malformed, Answer: `{"orient":"Q"}`},
+		{Seat: 1, Status: game.Malformed, Answer: `{"orient":"Q"}`, Reason: `orient: want "h" or "v"`},
+	}}, {Turn: 2, Seats: []replay.Seat{
+		{Seat: 1, Status: game.Illegal, Answer: `{"orient":"h","r":9,"c":9}`, Reason: "no such edge"},
 	}}}}
 	if h := ReplayHints(r, 0); len(h) != 1 || !strings.Contains(h[0], "thinking about") {
 		t.Errorf("seat 0 hints %q", h)
 	}
-	if h := ReplayHints(r, 1); len(h) != 0 {
-		t.Errorf("seat 1 (JSON, just wrong) hints %q", h)
+	// JSON, just wrong: the first failure quoted, with its reason.
+	want := `the first answer that failed, turn 1, was malformed (it read "{\"orient\":\"Q\"}"): orient: want "h" or "v"`
+	if h := ReplayHints(r, 1); len(h) != 1 || h[0] != want {
+		t.Errorf("seat 1 (JSON, just wrong) hints %q; want [%q]", h, want)
+	}
+}
+
+// TestLoopHintQuotesTheFirstFailure: answers that never came get the loop
+// hint and, after it, what the first of them was told (start-up or a turn).
+func TestLoopHintQuotesTheFirstFailure(t *testing.T) {
+	r := &replay.Replay{Turns: []replay.Turn{
+		{Turn: 1, Seats: []replay.Seat{{Seat: 0, Status: game.Fuel, Reason: "spent 5,000,000 fuel on this turn"}}},
+		{Turn: 2, Seats: []replay.Seat{{Seat: 0, Status: game.Retired, Reason: "retired after its fuel ran out"}}},
+	}}
+	h := ReplayHints(r, 0)
+	if len(h) != 2 || h[0] != loopHint || h[1] != "the first answer that failed, turn 1, was fuel: spent 5,000,000 fuel on this turn" {
+		t.Errorf("hints %q", h)
+	}
+}
+
+// TestFieldsNeverRead: answers taken as ok whose fields the game never
+// applied (a Dots and Boxes bot in Grid Royale) get a hint; a bot whose
+// fields the game read, even once, gets none.
+func TestFieldsNeverRead(t *testing.T) {
+	turns := func(answer, action string, n int) []replay.Turn {
+		var ts []replay.Turn
+		for i := range n {
+			ts = append(ts, replay.Turn{Turn: i + 1, Seats: []replay.Seat{{Seat: 0, Status: game.OK, Answer: answer, Action: json.RawMessage(action)}}})
+		}
+		return ts
+	}
+	r := &replay.Replay{Turns: turns(`{"orient":"h","r":0,"c":0}`, `{"orders":[]}`, 3)}
+	if h := ReplayHints(r, 0); len(h) != 1 || !strings.Contains(h[0], "(c, orient, r)") || !strings.Contains(h[0], "another game") {
+		t.Errorf("a Dots and Boxes bot's answers in Grid Royale: %q", h)
+	}
+	r.Turns = append(r.Turns, turns(`{"orders":[{"unit":1,"do":"N"}]}`, `{"orders":[{"unit":1,"do":"N"}]}`, 1)...)
+	if h := ReplayHints(r, 0); len(h) != 0 {
+		t.Errorf("one answer the game read: %q; want no hint", h)
 	}
 }

@@ -22,7 +22,17 @@ var Kinds = []string{"builtin", "exec", "wasm", "potm"}
 func Split(spec string) (kind, arg string, err error) {
 	kind, arg, ok := strings.Cut(spec, ":")
 	if !ok || arg == "" {
-		return "", "", fmt.Errorf("bot %q: want KIND:ARG with KIND one of %s", spec, strings.Join(Kinds, ", "))
+		err := fmt.Errorf("bot %q: want KIND:ARG with KIND one of %s", spec, strings.Join(Kinds, ", "))
+		if !ok && spec != "" {
+			guess := "builtin:" + spec
+			if strings.HasSuffix(spec, ".wasm") {
+				guess = "wasm:" + spec
+			} else if strings.ContainsRune(spec, '/') {
+				guess = "exec:" + spec
+			}
+			err = fmt.Errorf("%w (did you mean %s?)", err, guess)
+		}
+		return "", "", err
 	}
 	return kind, arg, nil
 }

@@ -76,7 +76,12 @@ var usageLines = map[string]string{
 	"match":         "arena match --game ID --bot SPEC --bot SPEC [--seed N] [--param k=v]... [--json] [--watch 200ms]",
 	"tournament":    "arena tournament --game ID --bot SPEC --bot SPEC... [--seed N] [--boards N] [--finals N] [--results FILE] [--replays DIR] [--json]",
 	"check":         "arena check --game ID FILE.wasm [--json]",
-	"new":           "arena new --lang go|c|rust --game ID DIR",
+	"new":           "arena new --lang go|c|rust --game ID [--kit search] DIR",
+	"push":          "arena push --server URL --token T --game ID --name NAME FILE.wasm",
+	"view":          "arena view [FILE]",
+	"serve":         "arena serve [--addr HOST:PORT] [--data DIR] [--db URL]",
+	"worker":        "arena worker [--creds FILE] [--nats URL]",
+	"backup":        "arena backup --out FILE [--data DIR | --db URL]",
 	"replay verify": "arena replay verify FILE",
 	"replay rerun":  "arena replay rerun FILE",
 	"games":         "arena games [--json]",
@@ -172,7 +177,7 @@ func report(w io.Writer, err error, command string) int {
 	}
 	line, ok := usageLines[command]
 	if !ok {
-		line = "arena COMMAND [flags]; commands: match, tournament, check, new, replay, games, bots"
+		line = "arena COMMAND [flags]; commands: match, tournament, check, new, replay, games, bots, push, view, serve, worker, backup"
 	}
 	fmt.Fprintf(w, "usage: %s (more: %s)\n", line, strings.Join(strings.Fields("arena "+command+" --help"), " "))
 	return exitUsage

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/arenabots/arena/examples"
 )
@@ -25,6 +26,20 @@ func (c *newCmd) Run() error {
 		kit += "-" + c.Kit
 	}
 	files, err := examples.Files(c.Lang, kit)
+	if err != nil && c.Kit != "" {
+		var have []string
+		for _, lang := range examples.Languages() {
+			for _, k := range examples.Games(lang) {
+				if strings.HasSuffix(k, "-"+c.Kit) {
+					have = append(have, fmt.Sprintf("--lang %s --game %s", lang, strings.TrimSuffix(k, "-"+c.Kit)))
+				}
+			}
+		}
+		if len(have) == 0 {
+			return usageError{fmt.Errorf("--kit %q: no such kit", c.Kit)}
+		}
+		return usageError{fmt.Errorf("--kit %s: there is none for --lang %s --game %s; it exists for %s", c.Kit, c.Lang, c.Game, strings.Join(have, "; "))}
+	}
 	if err != nil {
 		return usageError{err}
 	}

@@ -25,6 +25,12 @@ func (c *pushCmd) Run() error {
 	if err != nil {
 		return err
 	}
+	if _, err := lookupGame(c.Game); err != nil {
+		return err
+	}
+	if !strings.HasPrefix(c.Server, "http://") && !strings.HasPrefix(c.Server, "https://") {
+		return usageError{fmt.Errorf("--server %q: want the server's URL, starting with http:// or https:// (e.g. http://127.0.0.1:8080)", c.Server)}
+	}
 	u := strings.TrimRight(c.Server, "/") + "/api/v1/games/" + url.PathEscape(c.Game) + "/bots/" + url.PathEscape(c.Name)
 	req, err := http.NewRequest(http.MethodPost, u, bytes.NewReader(wasm))
 	if err != nil {
@@ -35,7 +41,7 @@ func (c *pushCmd) Run() error {
 	fmt.Fprintf(os.Stderr, "pushing %s (%d bytes) as %s for %s; the server tries it in a smoke match...\n", c.File, len(wasm), c.Name, c.Game)
 	resp, err := (&http.Client{Timeout: 3 * time.Minute}).Do(req)
 	if err != nil {
-		return err
+		return fmt.Errorf("no answer from %s (is the server running there?): %w", c.Server, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
@@ -44,6 +50,7 @@ func (c *pushCmd) Run() error {
 	}
 	var out struct {
 		Error string `json:"error"`
+		Note  string `json:"note"`
 		Bot   struct {
 			ID     int64  `json:"id"`
 			Player string `json:"player"`
@@ -58,6 +65,9 @@ func (c *pushCmd) Run() error {
 	}
 	json.Unmarshal(body, &out)
 	switch resp.StatusCode {
+	case http.StatusOK:
+		fmt.Printf("%s/%s: %s\n", out.Bot.Player, out.Bot.Name, out.Note)
+		return nil
 	case http.StatusCreated:
 		fmt.Printf("%s/%s version %d is active (bot %d): %s\n", out.Bot.Player, out.Bot.Name, out.Version.Number, out.Bot.ID, out.Version.Message)
 		return nil

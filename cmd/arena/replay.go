@@ -103,7 +103,7 @@ func locate(id bot.Identity, dir string) (string, error) {
 			}
 		}
 	}
-	return "", fmt.Errorf("bot %s (sha256 %s) not found at its path nor next to the replay", id.Spec, id.SHA256)
+	return "", fmt.Errorf("bot %s (sha256 %s) not found at its path nor next to the replay: copy that module, under any file name, into %s", id.Spec, id.SHA256, dir)
 }
 
 // resumeFrom loads the replay `arena match --from FILE --turn N` plays on

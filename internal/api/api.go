@@ -232,6 +232,9 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, f handler) {
 		a.log.Error("api", "method", r.Method, "path", r.URL.Path, "err", err, "took", time.Since(start))
 		e = Errorf(http.StatusInternalServerError, "internal error")
 	}
+	if e.Status == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", "60") // the rates per minute count in windows of a minute
+	}
 	writeJSON(w, e.Status, map[string]string{"error": e.Msg})
 }
 

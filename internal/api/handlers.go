@@ -20,6 +20,7 @@ import (
 
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/hashing"
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/internal/visitors"
 	"github.com/arenabots/arena/rating"
@@ -251,7 +252,8 @@ type GameJSON struct {
 	FuelJSON  map[string]int64 `json:"fuel"`
 	Ties      bool             `json:"ties"`
 	HouseBots []HouseBotJSON   `json:"house_bots"`
-	Rules     string           `json:"rules"`
+	Rules     string           `json:"rules"`      // the rules' file in the repository
+	RulesPage string           `json:"rules_page"` // the site's page of them, from the server's root
 }
 
 // ParamJSON is one game parameter.
@@ -275,7 +277,7 @@ func gameJSON(g game.Game) GameJSON {
 	}
 	out := GameJSON{ID: info.ID, Name: info.Name, Players: info.Players, Ties: info.Ties, Params: []ParamJSON{}, HouseBots: []HouseBotJSON{},
 		FuelJSON: map[string]int64{"per_turn": fuel.PerTurn, "cap": fuel.Cap, "per_game": fuel.PerGame, "per_answer": fuel.PerAnswer},
-		Rules:    "docs/games/" + info.ID + ".md"}
+		Rules:    "docs/games/" + info.ID + ".md", RulesPage: "/rules/" + info.ID}
 	for _, p := range info.Params {
 		out.Params = append(out.Params, ParamJSON{Name: p.Name, Default: p.Default, Doc: p.Doc})
 	}
@@ -656,6 +658,9 @@ type UploadJSON struct {
 	Bot     BotJSON     `json:"bot"`
 	Version VersionJSON `json:"version"`
 	Error   string      `json:"error,omitempty"`
+	// Note says why nothing changed: the module is the bot's newest
+	// version already (answered 200).
+	Note string `json:"note,omitempty"`
 }
 
 func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
@@ -696,6 +701,9 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if done, err := a.sameAsNewest(w, c.acc.ID, r, g.Info().ID, name, wasm); done || err != nil {
+		return err
+	}
 	b, v, err := a.p.Upload(r.Context(), c.acc, g.Info().ID, name, wasm, a.uploadLimits())
 	if errors.As(err, &le) {
 		return limitRefusal(w, le)
@@ -716,16 +724,42 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// sameAsNewest answers 200 and reports done when the module is the bot's
+// newest version already, active or being checked: pushing the same build
+// twice (a script on every commit) must not reset the bot's uncertainty,
+// nor spend an upload of the day.
+func (a *API) sameAsNewest(w http.ResponseWriter, accountID int64, r *http.Request, game, name string, wasm []byte) (bool, error) {
+	b, err := a.st.BotByName(r.Context(), accountID, game, name)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	vs, err := a.st.Versions(r.Context(), b.ID)
+	if err != nil || len(vs) == 0 || vs[0].SHA256 != hashing.SHA256Hex(wasm) || vs[0].State == store.VersionRefused {
+		return false, err
+	}
+	out := UploadJSON{Bot: botJSON(b), Version: versionJSON(vs[0], true),
+		Note: fmt.Sprintf("unchanged: this module is already version %d of the bot (%s)", vs[0].Number, vs[0].State)}
+	out.Bot.ActiveVersion = b.ActiveVersion
+	writeJSON(w, http.StatusOK, out)
+	return true, nil
+}
+
 // limitRefusal tells an uploader which per-account limit it met and what
 // to do: 429 with the time of the next possible upload, or 403 for bots.
 func limitRefusal(w http.ResponseWriter, le *store.LimitError) error {
 	if le.Bots {
-		return Errorf(http.StatusForbidden, "an account may have %d bots for %s and you have %d; upload a new version of one of them instead (a retired bot comes back with a new version)",
-			le.Limit, le.Game, le.Have)
+		return Errorf(http.StatusForbidden, "an account may have %d bots for %s and yours are %s; upload a new version of one of them instead (a retired bot comes back with a new version; a bot with no version ever accepted does not count)",
+			le.Limit, le.Game, strings.Join(le.Names, ", "))
 	}
 	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(time.Until(le.Next).Seconds()+0.999))))
+	next := le.Next.Truncate(time.Minute) // said to the minute, rounded up
+	if next.Before(le.Next) {
+		next = next.Add(time.Minute)
+	}
 	return Errorf(http.StatusTooManyRequests, "an account may upload %d versions in 24 hours; your next upload can be made at %s UTC",
-		le.Limit, le.Next.UTC().Format("2006-01-02 15:04"))
+		le.Limit, next.UTC().Format("2006-01-02 15:04"))
 }
 
 // MatchJSON is a match as the API shows it.

@@ -359,6 +359,14 @@ func TestChallengesPerAccount(t *testing.T) {
 	if codes[http.StatusCreated]+codes[http.StatusServiceUnavailable] != 10 || codes[http.StatusTooManyRequests] != 2 {
 		t.Errorf("12 challenges from one account in a minute: %v; want 10 taken (201, or 503 when the challenges' share is full) and 2 refused with 429", codes)
 	}
+	req, _ := http.NewRequest("POST", r.URL+"/api/v1/challenges", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "60" {
+		t.Errorf("the 13th challenge: %v %v; want 429 with Retry-After: 60", resp, err)
+	} else {
+		resp.Body.Close()
+	}
 	other := signup(t, r.URL, "erin")
 	if st := call(t, "POST", r.URL+"/api/v1/challenges", other, strings.NewReader(body), "application/json", nil); st == http.StatusTooManyRequests {
 		t.Errorf("another account's challenge: %d; the limit is per account", st)
@@ -453,12 +461,22 @@ func TestUploadsPerAccount(t *testing.T) {
 		o.UploadsPerDay, o.BotsPerGame = 2, 1
 	})
 	tok := signup(t, r.URL, "hank")
-	up := func(tok, name string) (int, string, http.Header) { return uploadEcho(t, r.URL, tok, name) }
-	if code, msg, _ := up(tok, "one"); code != http.StatusUnprocessableEntity {
-		t.Fatalf("first upload: %d %q; want 422 (refused by the smoke match)", code, msg)
+	up := func(tok, name string) (int, string, http.Header) {
+		return upload(t, r.URL, tok, name, wasmtest.Echo{}.Module())
 	}
-	if code, msg, _ := up(tok, "two"); code != http.StatusForbidden || !strings.Contains(msg, "may have 1 bots for dots-and-boxes") {
-		t.Errorf("a second bot with BotsPerGame 1: %d %q; want 403 naming the limit", code, msg)
+	if code, msg, _ := upload(t, r.URL, tok, "one", starterKit(t)); code != http.StatusCreated {
+		t.Fatalf("first upload: %d %q; want 201 (the starter kit)", code, msg)
+	}
+	var again struct {
+		Note    string
+		Version struct{ Number int64 }
+	}
+	if code := call(t, "POST", r.URL+"/api/v1/games/dots-and-boxes/bots/one", tok, bytes.NewReader(starterKit(t)), "application/wasm", &again); code != http.StatusOK ||
+		again.Version.Number != 1 || !strings.Contains(again.Note, "already version 1") {
+		t.Errorf("the same module again: %d %+v; want 200, version 1, a note (and no upload spent)", code, again)
+	}
+	if code, msg, _ := up(tok, "two"); code != http.StatusForbidden || !strings.Contains(msg, "may have 1 bots for dots-and-boxes and yours are one;") {
+		t.Errorf("a second bot with BotsPerGame 1: %d %q; want 403 naming the limit and the bot", code, msg)
 	}
 	if code, msg, _ := up(tok, "one"); code != http.StatusUnprocessableEntity {
 		t.Errorf("a new version of the bot: %d %q; want taken (and refused by its smoke match)", code, msg)
@@ -476,11 +494,10 @@ func TestUploadsPerAccount(t *testing.T) {
 	}
 }
 
-// uploadEcho uploads a module that its smoke match refuses (a version all
-// the same) as the named Dots and Boxes bot, and returns the answer's
-// status, error and header.
-func uploadEcho(t *testing.T, base, tok, name string) (int, string, http.Header) {
-	req, _ := http.NewRequest("POST", base+"/api/v1/games/dots-and-boxes/bots/"+name, bytes.NewReader(wasmtest.Echo{}.Module()))
+// upload uploads a module as the named Dots and Boxes bot and returns the
+// answer's status, error and header.
+func upload(t *testing.T, base, tok, name string, module []byte) (int, string, http.Header) {
+	req, _ := http.NewRequest("POST", base+"/api/v1/games/dots-and-boxes/bots/"+name, bytes.NewReader(module))
 	req.Header.Set("Authorization", "Bearer "+tok)
 	req.Header.Set("Content-Type", "application/wasm")
 	resp, err := http.DefaultClient.Do(req)
@@ -502,13 +519,18 @@ func TestUploadsSentAtOnce(t *testing.T) {
 		o.NoMatchmaker = true
 		o.UploadsPerDay, o.BotsPerGame = 3, 2
 	})
-	at := func(tok string, names ...string) map[int]int {
+	// Other bytes for each echo: the same bytes as the newest version are
+	// no new version (TestUploadsPerAccount).
+	echo := func(i int) []byte { return wasmtest.Echo{Globals: i}.Module() }
+	kit := starterKit(t)
+	same := func(int) []byte { return kit }
+	at := func(tok string, module func(i int) []byte, names ...string) map[int]int {
 		var mu sync.Mutex
 		var wg sync.WaitGroup
 		codes := map[int]int{}
-		for _, name := range names {
+		for i, name := range names {
 			wg.Go(func() {
-				code, _, _ := uploadEcho(t, r.URL, tok, name)
+				code, _, _ := upload(t, r.URL, tok, name, module(i))
 				mu.Lock()
 				codes[code]++
 				mu.Unlock()
@@ -517,10 +539,25 @@ func TestUploadsSentAtOnce(t *testing.T) {
 		wg.Wait()
 		return codes
 	}
-	if codes := at(signup(t, r.URL, "kim"), "a", "a", "a", "a", "a", "a"); codes[http.StatusUnprocessableEntity] != 3 || codes[http.StatusTooManyRequests] != 3 {
+	if codes := at(signup(t, r.URL, "kim"), echo, "a", "a", "a", "a", "a", "a"); codes[http.StatusUnprocessableEntity] != 3 || codes[http.StatusTooManyRequests] != 3 {
 		t.Errorf("6 uploads of one bot at once, 3 a day: %v; want 3 taken (422 from the smoke match) and 3 refused (429)", codes)
 	}
-	if codes := at(signup(t, r.URL, "lee"), "a", "b", "c", "d"); codes[http.StatusUnprocessableEntity] != 2 || codes[http.StatusForbidden] != 2 {
-		t.Errorf("4 new bots at once, 2 a game: %v; want 2 taken (422) and 2 refused (403)", codes)
+	if codes := at(signup(t, r.URL, "lee"), same, "a", "b", "c", "d"); codes[http.StatusCreated] != 2 || codes[http.StatusForbidden] != 2 {
+		t.Errorf("4 new bots at once, 2 a game: %v; want 2 taken (201) and 2 refused (403)", codes)
+	}
+}
+
+// TestWrongGameBotIsTold: a Dots and Boxes bot uploaded for Grid Royale
+// answers ok (the game ignores fields it does not know) and is accepted,
+// but its message says the game read none of its answers' fields.
+func TestWrongGameBotIsTold(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) { o.NoMatchmaker = true })
+	tok := signup(t, r.URL, "mo")
+	var up struct {
+		Version struct{ State, Message string }
+	}
+	code := call(t, "POST", r.URL+"/api/v1/games/grid-royale/bots/dnb", tok, bytes.NewReader(starterKit(t)), "application/wasm", &up)
+	if code != http.StatusCreated || !strings.Contains(up.Version.Message, "Note: The game read none of the fields of its answers (c, orient, r)") {
+		t.Errorf("a Dots and Boxes kit for Grid Royale: %d %+v; want accepted with a note naming its fields", code, up.Version)
 	}
 }

@@ -124,8 +124,10 @@ func TestKill9(t *testing.T) {
 	}
 }
 
-// TestPushCommand pushes a starter kit with `arena push` as a user would,
-// and a file that is no module, which is refused with the server's reason.
+// TestPushCommand pushes a starter kit with `arena push` as a user would
+// (twice: the second push changes nothing), a server named without its
+// scheme, and a file that is no module, which is refused with the server's
+// reason.
 func TestPushCommand(t *testing.T) {
 	r := start(t, store.SQLite, func(o *server.Options) { o.NoMatchmaker = true })
 	tok := signup(t, r.URL, "dave")
@@ -133,6 +135,19 @@ func TestPushCommand(t *testing.T) {
 	out, err := exec.Command(arenaBin, "push", "--server", r.URL, "--token", tok, "--game", "dots-and-boxes", "--name", "kit", kit).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "@dave/kit version 1 is active") {
 		t.Fatalf("arena push: %v\n%s", err, out)
+	}
+	out, err = exec.Command(arenaBin, "push", "--server", r.URL, "--token", tok, "--game", "dots-and-boxes", "--name", "kit", kit).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "@dave/kit: unchanged: this module is already version 1 of the bot (active)") {
+		t.Fatalf("arena push of the same module again: %v\n%s", err, out)
+	}
+	hostPort := strings.TrimPrefix(r.URL, "http://")
+	out, err = exec.Command(arenaBin, "push", "--server", hostPort, "--token", tok, "--game", "dots-and-boxes", "--name", "kit", kit).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "starting with http:// or https://") {
+		t.Fatalf("arena push --server without a scheme: %v\n%s", err, out)
+	}
+	out, err = exec.Command(arenaBin, "push", "--server", "http://127.0.0.1:1", "--token", tok, "--game", "dots-and-boxes", "--name", "kit", kit).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "no answer from http://127.0.0.1:1 (is the server running there?)") {
+		t.Fatalf("arena push to no server: %v\n%s", err, out)
 	}
 	bad := t.TempDir() + "/bot.wasm"
 	os.WriteFile(bad, []byte("not a module"), 0o644)

@@ -154,14 +154,17 @@ func (s *Server) finishSmoke(ctx context.Context, matchID int64) {
 		return
 	}
 	accepted, msg := judgeSmoke(m)
-	if !accepted {
-		// The checker's advice on the usual mistakes (debug text on stdout,
-		// answers that never come), read from the smoke match's replay.
-		if data, err := s.store.Replay(ctx, matchID); err == nil {
-			if r, err := replay.Parse(data); err == nil {
-				for _, h := range botcheck.ReplayHints(r, 0) {
-					msg += " " + sentence(h)
+	// The checker's advice on the usual mistakes (debug text on stdout,
+	// answers that never come, the first failed answer quoted, a bot of
+	// another game), read from the smoke match's replay: for an accepted
+	// version too, which may still be doing nothing.
+	if data, err := s.store.Replay(ctx, matchID); err == nil {
+		if r, err := replay.Parse(data); err == nil {
+			for i, h := range botcheck.ReplayHints(r, 0) {
+				if accepted && i == 0 {
+					msg += " Note:"
 				}
+				msg += " " + sentence(h)
 			}
 		}
 	}

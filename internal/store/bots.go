@@ -160,6 +160,7 @@ type LimitError struct {
 	Game        string
 	Bots        bool // too many bots for Game; otherwise too many versions a day
 	Limit, Have int
+	Names       []string  // bots: the names of those that count (up to 20)
 	Next        time.Time // versions a day: when the first of them turns a day old
 }
 
@@ -180,11 +181,12 @@ func (s *Store) CheckUploadLimits(ctx context.Context, accountID int64, game, na
 	return nil
 }
 
-type rowQuerier interface {
+type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-func (s *Store) checkLimits(ctx context.Context, q rowQuerier, accountID int64, game, name string, lim UploadLimits) error {
+func (s *Store) checkLimits(ctx context.Context, q querier, accountID int64, game, name string, lim UploadLimits) error {
 	if lim.PerDay > 0 {
 		var n int
 		var first sql.NullInt64
@@ -197,13 +199,33 @@ func (s *Store) checkLimits(ctx context.Context, q rowQuerier, accountID int64, 
 		}
 	}
 	if lim.BotsPerGame > 0 {
+		// A bot counts once a version of it may play (or is being
+		// checked): one refused upload does not take a place for good.
 		var exists, n int
-		if err := q.QueryRowContext(ctx, s.q(`SELECT COUNT(*), COUNT(CASE WHEN name = ? THEN 1 END) FROM bots WHERE account_id = ? AND game = ?`),
-			name, accountID, game).Scan(&n, &exists); err != nil {
+		if err := q.QueryRowContext(ctx, s.q(`SELECT COUNT(*), COUNT(CASE WHEN name = ? THEN 1 END) FROM bots b WHERE account_id = ? AND game = ?
+  AND EXISTS (SELECT 1 FROM versions v WHERE v.bot_id = b.id AND v.state <> ?)`),
+			name, accountID, game, VersionRefused).Scan(&n, &exists); err != nil {
 			return err
 		}
 		if exists == 0 && n >= lim.BotsPerGame {
-			return &LimitError{Game: game, Bots: true, Limit: lim.BotsPerGame, Have: n}
+			le := &LimitError{Game: game, Bots: true, Limit: lim.BotsPerGame, Have: n}
+			rows, err := q.QueryContext(ctx, s.q(`SELECT name FROM bots b WHERE account_id = ? AND game = ?
+  AND EXISTS (SELECT 1 FROM versions v WHERE v.bot_id = b.id AND v.state <> ?) ORDER BY name LIMIT 20`), accountID, game, VersionRefused)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var nm string
+				if err := rows.Scan(&nm); err != nil {
+					return err
+				}
+				le.Names = append(le.Names, nm)
+			}
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			return le
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -629,8 +630,18 @@ func TestUploadLimits(t *testing.T) {
 			t.Errorf("a day later: %v; want allowed", err)
 		}
 		err = s.CheckUploadLimits(ctx, a.ID, "dots-and-boxes", "three", store.UploadLimits{BotsPerGame: 2, Now: time.Now()})
-		if !errors.As(err, &le) || !le.Bots || le.Have != 2 || le.Game != "dots-and-boxes" {
-			t.Errorf("a third dots-and-boxes bot with 2 allowed: %v (%+v); want a LimitError for bots", err, le)
+		if !errors.As(err, &le) || !le.Bots || le.Have != 2 || le.Game != "dots-and-boxes" || !slices.Equal(le.Names, []string{"one", "two"}) {
+			t.Errorf("a third dots-and-boxes bot with 2 allowed: %v (%+v); want a LimitError for bots one and two", err, le)
+		}
+		// A bot whose only version was refused takes no place.
+		c, _ := s.CreateAccount(ctx, "carol", "h")
+		_, v, _ := s.AddVersion(ctx, c.ID, "dots-and-boxes", "bad", "shaD", []byte("w"), 25, 8)
+		if err := s.CheckUploadLimits(ctx, c.ID, "dots-and-boxes", "good", store.UploadLimits{BotsPerGame: 1, Now: time.Now()}); !errors.As(err, &le) {
+			t.Errorf("a second bot while the first is being checked, 1 allowed: %v; want refused", err)
+		}
+		s.FinishCheck(ctx, v.ID, false, "refused", 0, 8)
+		if err := s.CheckUploadLimits(ctx, c.ID, "dots-and-boxes", "good", store.UploadLimits{BotsPerGame: 1, Now: time.Now()}); err != nil {
+			t.Errorf("a new bot beside one never accepted, 1 allowed: %v; want allowed", err)
 		}
 		for _, name := range []string{"one", "two"} {
 			if err := s.CheckUploadLimits(ctx, a.ID, "dots-and-boxes", name, store.UploadLimits{BotsPerGame: 2, Now: time.Now()}); err != nil {
