@@ -15,6 +15,7 @@ import (
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/hashing"
+	"github.com/arenabots/arena/internal/housebots"
 	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
 	"golang.org/x/term"
@@ -103,7 +104,59 @@ func locate(id bot.Identity, dir string) (string, error) {
 			}
 		}
 	}
+	if kind == "wasm" {
+		if p, err := houseModule(id.SHA256); err != nil {
+			return "", err
+		} else if p != "" {
+			return kind + ":" + p, nil
+		}
+	}
 	return "", fmt.Errorf("bot %s (sha256 %s) not found at its path nor next to the replay: copy that module, under any file name, into %s", id.Spec, id.SHA256, dir)
+}
+
+// houseModule finds a module of the house's ladder with the given hash
+// among those this binary embeds (a replay downloaded from a server of the
+// same build names them by hash only) and writes it to the user's cache,
+// returning its path; "" when none has that hash.
+func houseModule(sha string) (string, error) {
+	bots, err := housebots.Ladder()
+	if err != nil {
+		return "", err
+	}
+	for _, b := range bots {
+		if b.SHA256 != sha {
+			continue
+		}
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			dir = os.TempDir()
+		}
+		dir = filepath.Join(dir, "arena", "house")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", err
+		}
+		p := filepath.Join(dir, sha+".wasm")
+		if got, err := hashing.FileSHA256(p); err == nil && got == sha {
+			return p, nil
+		}
+		tmp, err := os.CreateTemp(dir, "house-*.wasm")
+		if err != nil {
+			return "", err
+		}
+		_, err = tmp.Write(b.Wasm)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), p)
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
+			return "", fmt.Errorf("house module %s/%s: %w", b.Game, b.Name, err)
+		}
+		return p, nil
+	}
+	return "", nil
 }
 
 // resumeFrom loads the replay `arena match --from FILE --turn N` plays on

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arenabots/arena/internal/housebots"
 	"github.com/arenabots/arena/replay"
 )
 
@@ -218,5 +219,29 @@ func TestVerifySaysWhatItDidNotCheck(t *testing.T) {
 	out, errOut, code = arena(t, "replay", "show", v1)
 	if code != 0 || !strings.Contains(out, "version 1 replay: drawn from its recorded actions") {
 		t.Fatalf("show of version 1: exit %d: %q %q", code, out, errOut)
+	}
+}
+
+// TestRerunFindsHouseModules: a replay of a match against a house ladder
+// module (as a server records it: by hash) re-runs without the module's
+// file, from the modules the binary embeds, written to the user's cache.
+func TestRerunFindsHouseModules(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	bots, err := housebots.Ladder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	mod := filepath.Join(dir, "random.wasm")
+	if err := os.WriteFile(mod, bots[0].Wasm, 0o644); err != nil { // dots-and-boxes random
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "r.json")
+	if _, errOut, code := arena(t, "match", "--game", bots[0].Game, "--seed", "3", "--bot", "wasm:"+mod, "--bot", "builtin:greedy", "--replay", path); code != 0 {
+		t.Fatalf("match: exit %d: %s", code, errOut)
+	}
+	os.Remove(mod)
+	if out, errOut, code := arena(t, "replay", "rerun", path); code != 0 || !strings.Contains(out, "ok") {
+		t.Fatalf("rerun without the module's file: exit %d: %s %s", code, out, errOut)
 	}
 }
