@@ -12,7 +12,9 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/arenabots/arena/bot"
 	"github.com/arenabots/arena/bot/wasmbot"
@@ -380,7 +382,10 @@ func fieldsNeverRead(r *replay.Replay, seat int) string {
 			return ""
 		}
 	}
-	names := slices.Sorted(maps.Keys(answered))
+	var names []string
+	for _, k := range slices.Sorted(maps.Keys(answered)) {
+		names = append(names, strconv.Quote(k))
+	}
 	return fmt.Sprintf("the game read none of the fields of its answers (%s): each was taken as doing nothing. Is it a bot for another game? The game's rules page lists the fields it reads", clip(strings.Join(names, ", "), 80))
 }
 
@@ -428,9 +433,15 @@ func looksLikeText(s string) bool {
 	return s != "" && s[0] != '{' && s[0] != '['
 }
 
+// clip keeps at most n bytes of s, cut at a character's start, and makes
+// it valid UTF-8: a bot chooses these strings, and a message stored with
+// a broken character is refused by Postgres.
 func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
+	if len(s) > n {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n] + "..."
 	}
-	return s[:n] + "..."
+	return strings.ToValidUTF8(s, "\uFFFD")
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games/dotsandboxes"
@@ -174,11 +175,30 @@ func TestFieldsNeverRead(t *testing.T) {
 		return ts
 	}
 	r := &replay.Replay{Turns: turns(`{"orient":"h","r":0,"c":0}`, `{"orders":[]}`, 3)}
-	if h := ReplayHints(r, 0); len(h) != 1 || !strings.Contains(h[0], "(c, orient, r)") || !strings.Contains(h[0], "another game") {
+	if h := ReplayHints(r, 0); len(h) != 1 || !strings.Contains(h[0], `("c", "orient", "r")`) || !strings.Contains(h[0], "another game") {
 		t.Errorf("a Dots and Boxes bot's answers in Grid Royale: %q", h)
 	}
 	r.Turns = append(r.Turns, turns(`{"orders":[{"unit":1,"do":"N"}]}`, `{"orders":[{"unit":1,"do":"N"}]}`, 1)...)
 	if h := ReplayHints(r, 0); len(h) != 0 {
 		t.Errorf("one answer the game read: %q; want no hint", h)
+	}
+}
+
+// TestClipKeepsCharacters: a clipped bot string is cut at a character's
+// start and stays valid UTF-8 (Postgres refuses a message that is not).
+func TestClipKeepsCharacters(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"abc", 5, "abc"},
+		{"ééé", 3, "é..."}, // é is 2 bytes: the cut falls inside the second
+		{"ab\xffcd", 10, "ab\uFFFDcd"},
+	} {
+		got := clip(tc.in, tc.n)
+		if got != tc.want || !utf8.ValidString(got) {
+			t.Errorf("clip(%q, %d) = %q; want %q", tc.in, tc.n, got, tc.want)
+		}
 	}
 }

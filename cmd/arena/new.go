@@ -26,7 +26,8 @@ func (c *newCmd) Run() error {
 		kit += "-" + c.Kit
 	}
 	files, err := examples.Files(c.Lang, kit)
-	if err != nil && c.Kit != "" {
+	if _, starter := examples.Files(c.Lang, c.Game); err != nil && c.Kit != "" && starter == nil {
+		// The language and game are fine: the kit is what is missing.
 		var have []string
 		for _, lang := range examples.Languages() {
 			for _, k := range examples.Games(lang) {
@@ -38,7 +39,7 @@ func (c *newCmd) Run() error {
 		if len(have) == 0 {
 			return usageError{fmt.Errorf("--kit %q: no such kit", c.Kit)}
 		}
-		return usageError{fmt.Errorf("--kit %s: there is none for --lang %s --game %s; it exists for %s", c.Kit, c.Lang, c.Game, strings.Join(have, "; "))}
+		return usageError{fmt.Errorf("--kit %q: there is none for --lang %s --game %s; it exists for %s", c.Kit, c.Lang, c.Game, strings.Join(have, "; "))}
 	}
 	if err != nil {
 		return usageError{err}

@@ -25,9 +25,6 @@ func (c *pushCmd) Run() error {
 	if err != nil {
 		return err
 	}
-	if _, err := lookupGame(c.Game); err != nil {
-		return err
-	}
 	if !strings.HasPrefix(c.Server, "http://") && !strings.HasPrefix(c.Server, "https://") {
 		return usageError{fmt.Errorf("--server %q: want the server's URL, starting with http:// or https:// (e.g. http://127.0.0.1:8080)", c.Server)}
 	}
@@ -66,8 +63,10 @@ func (c *pushCmd) Run() error {
 	json.Unmarshal(body, &out)
 	switch resp.StatusCode {
 	case http.StatusOK:
-		fmt.Printf("%s/%s: %s\n", out.Bot.Player, out.Bot.Name, out.Note)
-		return nil
+		if out.Note != "" { // anything else is not an Arena server's answer
+			fmt.Printf("%s/%s: %s\n", out.Bot.Player, out.Bot.Name, out.Note)
+			return nil
+		}
 	case http.StatusCreated:
 		fmt.Printf("%s/%s version %d is active (bot %d): %s\n", out.Bot.Player, out.Bot.Name, out.Version.Number, out.Bot.ID, out.Version.Message)
 		return nil
@@ -77,7 +76,7 @@ func (c *pushCmd) Run() error {
 	}
 	msg := out.Error
 	if msg == "" {
-		msg = strings.TrimSpace(string(body))
+		msg = "not an answer of the Arena API: " + strings.TrimSpace(string(body[:min(len(body), 200)]))
 	}
 	return fmt.Errorf("push refused (%s): %s", resp.Status, msg)
 }

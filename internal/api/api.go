@@ -110,9 +110,13 @@ type API struct {
 	// challenges counts by account: a challenge is a match on the
 	// server's workers.
 	challenges *visitors.Rate
-	liveViews  *visitors.Streams // the live views open (API.live)
-	pages      pageCache
-	botGame    botGames
+	// tries counts upload attempts by account, a day at a time: one the
+	// sandbox refuses to compile makes no version, so the daily limit on
+	// versions does not see it, yet compiling is the dearest step.
+	tries     *visitors.Rate
+	liveViews *visitors.Streams // the live views open (API.live)
+	pages     pageCache
+	botGame   botGames
 }
 
 // New makes the API handler.
@@ -133,6 +137,7 @@ func New(st *store.Store, p Platform, opt Options) *API {
 		logins:     visitors.NewRate(or(opt.LoginsPerMinute, 20), time.Minute),
 		uploads:    visitors.NewRate(or(opt.UploadsPerMinute, 10), time.Minute),
 		challenges: visitors.NewRate(or(opt.ChallengesPerMinute, 10), time.Minute),
+		tries:      visitors.NewRate(2*opt.UploadsPerDay, 24*time.Hour),
 		liveViews:  visitors.NewStreams(maxLiveStreams, maxLiveStreamsPerAddr),
 	}
 	a.routes()

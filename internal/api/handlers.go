@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"mime/multipart"
 	"net/http"
@@ -690,6 +691,10 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 	} else if err != nil {
 		return err
 	}
+	if !a.tries.Allow(strconv.FormatInt(who.acc.ID, 10)) {
+		return Errorf(http.StatusTooManyRequests, "an account may try %d uploads a day, refused ones included (twice its %d versions a day); try again tomorrow",
+			2*a.opt.UploadsPerDay, a.opt.UploadsPerDay)
+	}
 	wasm, formCSRF, err := readModule(r)
 	// The response's write deadline runs from now, not from the request's
 	// start: 32 MiB over a slow line take minutes to arrive.
@@ -701,8 +706,11 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if done, err := a.sameAsNewest(w, c.acc.ID, r, g.Info().ID, name, wasm); done || err != nil {
+	if same, ok, err := a.sameAsNewest(r.Context(), c.acc.ID, g.Info().ID, name, wasm); err != nil {
 		return err
+	} else if ok {
+		writeJSON(w, http.StatusOK, same)
+		return nil
 	}
 	b, v, err := a.p.Upload(r.Context(), c.acc, g.Info().ID, name, wasm, a.uploadLimits())
 	if errors.As(err, &le) {
@@ -724,36 +732,40 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// sameAsNewest answers 200 and reports done when the module is the bot's
-// newest version already, active or being checked: pushing the same build
-// twice (a script on every commit) must not reset the bot's uncertainty,
-// nor spend an upload of the day.
-func (a *API) sameAsNewest(w http.ResponseWriter, accountID int64, r *http.Request, game, name string, wasm []byte) (bool, error) {
-	b, err := a.st.BotByName(r.Context(), accountID, game, name)
+// sameAsNewest finds whether the module is what the bot plays already (its
+// active version, or its newest while that is being checked): pushing the
+// same build twice (a script on every commit) must not reset the bot's
+// uncertainty, nor spend an upload of the day. A retired bot, or bytes of an
+// older version, make a new version as ever.
+func (a *API) sameAsNewest(ctx context.Context, accountID int64, game, name string, wasm []byte) (UploadJSON, bool, error) {
+	b, err := a.st.BotByName(ctx, accountID, game, name)
 	if errors.Is(err, store.ErrNotFound) {
-		return false, nil
+		return UploadJSON{}, false, nil
 	} else if err != nil {
-		return false, err
+		return UploadJSON{}, false, err
 	}
-	vs, err := a.st.Versions(r.Context(), b.ID)
-	if err != nil || len(vs) == 0 || vs[0].SHA256 != hashing.SHA256Hex(wasm) || vs[0].State == store.VersionRefused {
-		return false, err
+	vs, err := a.st.Versions(ctx, b.ID)
+	if err != nil || len(vs) == 0 || b.Retired {
+		return UploadJSON{}, false, err
 	}
-	out := UploadJSON{Bot: botJSON(b), Version: versionJSON(vs[0], true),
-		Note: fmt.Sprintf("unchanged: this module is already version %d of the bot (%s)", vs[0].Number, vs[0].State)}
+	newest := vs[0]
+	if newest.SHA256 != hashing.SHA256Hex(wasm) || (newest.ID != b.ActiveVersion && newest.State != store.VersionChecking) {
+		return UploadJSON{}, false, nil
+	}
+	out := UploadJSON{Bot: botJSON(b), Version: versionJSON(newest, true),
+		Note: fmt.Sprintf("unchanged: this module is already version %d of the bot (%s)", newest.Number, newest.State)}
 	out.Bot.ActiveVersion = b.ActiveVersion
-	writeJSON(w, http.StatusOK, out)
-	return true, nil
+	return out, true, nil
 }
 
 // limitRefusal tells an uploader which per-account limit it met and what
 // to do: 429 with the time of the next possible upload, or 403 for bots.
 func limitRefusal(w http.ResponseWriter, le *store.LimitError) error {
 	if le.Bots {
-		return Errorf(http.StatusForbidden, "an account may have %d bots for %s and yours are %s; upload a new version of one of them instead (a retired bot comes back with a new version; a bot with no version ever accepted does not count)",
+		return Errorf(http.StatusForbidden, "an account may have at most %d %s bot(s), and yours are %s; upload a new version of one of them instead (a retired bot comes back with a new version; a bot with no version ever accepted does not count)",
 			le.Limit, le.Game, strings.Join(le.Names, ", "))
 	}
-	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(time.Until(le.Next).Seconds()+0.999))))
+	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(time.Until(le.Next).Seconds())))))
 	next := le.Next.Truncate(time.Minute) // said to the minute, rounded up
 	if next.Before(le.Next) {
 		next = next.Add(time.Minute)

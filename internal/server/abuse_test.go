@@ -475,7 +475,7 @@ func TestUploadsPerAccount(t *testing.T) {
 		again.Version.Number != 1 || !strings.Contains(again.Note, "already version 1") {
 		t.Errorf("the same module again: %d %+v; want 200, version 1, a note (and no upload spent)", code, again)
 	}
-	if code, msg, _ := up(tok, "two"); code != http.StatusForbidden || !strings.Contains(msg, "may have 1 bots for dots-and-boxes and yours are one;") {
+	if code, msg, _ := up(tok, "two"); code != http.StatusForbidden || !strings.Contains(msg, "may have at most 1 dots-and-boxes bot(s), and yours are one;") {
 		t.Errorf("a second bot with BotsPerGame 1: %d %q; want 403 naming the limit and the bot", code, msg)
 	}
 	if code, msg, _ := up(tok, "one"); code != http.StatusUnprocessableEntity {
@@ -539,8 +539,9 @@ func TestUploadsSentAtOnce(t *testing.T) {
 		wg.Wait()
 		return codes
 	}
-	if codes := at(signup(t, r.URL, "kim"), echo, "a", "a", "a", "a", "a", "a"); codes[http.StatusUnprocessableEntity] != 3 || codes[http.StatusTooManyRequests] != 3 {
-		t.Errorf("6 uploads of one bot at once, 3 a day: %v; want 3 taken (422 from the smoke match) and 3 refused (429)", codes)
+	// 9 uploads in all: the address's 10 a minute are not what refuses.
+	if codes := at(signup(t, r.URL, "kim"), echo, "a", "a", "a", "a", "a"); codes[http.StatusUnprocessableEntity] != 3 || codes[http.StatusTooManyRequests] != 2 {
+		t.Errorf("5 uploads of one bot at once, 3 a day: %v; want 3 taken (422 from the smoke match) and 2 refused (429)", codes)
 	}
 	if codes := at(signup(t, r.URL, "lee"), same, "a", "b", "c", "d"); codes[http.StatusCreated] != 2 || codes[http.StatusForbidden] != 2 {
 		t.Errorf("4 new bots at once, 2 a game: %v; want 2 taken (201) and 2 refused (403)", codes)
@@ -557,7 +558,49 @@ func TestWrongGameBotIsTold(t *testing.T) {
 		Version struct{ State, Message string }
 	}
 	code := call(t, "POST", r.URL+"/api/v1/games/grid-royale/bots/dnb", tok, bytes.NewReader(starterKit(t)), "application/wasm", &up)
-	if code != http.StatusCreated || !strings.Contains(up.Version.Message, "Note: The game read none of the fields of its answers (c, orient, r)") {
+	if code != http.StatusCreated || !strings.Contains(up.Version.Message, `Note: The game read none of the fields of its answers ("c", "orient", "r")`) {
 		t.Errorf("a Dots and Boxes kit for Grid Royale: %d %+v; want accepted with a note naming its fields", code, up.Version)
+	}
+}
+
+// TestSameModuleAfterRetire: the same module pushed to a retired bot is a
+// new version that brings the bot back, not "unchanged".
+func TestSameModuleAfterRetire(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) { o.NoMatchmaker = true })
+	tok := signup(t, r.URL, "nat")
+	kit := starterKit(t)
+	var up struct{ Bot struct{ ID int64 } }
+	if code := call(t, "POST", r.URL+"/api/v1/games/dots-and-boxes/bots/k", tok, bytes.NewReader(kit), "application/wasm", &up); code != http.StatusCreated {
+		t.Fatalf("upload: %d", code)
+	}
+	if code := call(t, "POST", fmt.Sprintf("%s/api/v1/bots/%d/retire", r.URL, up.Bot.ID), tok, strings.NewReader("{}"), "application/json", nil); code != http.StatusOK && code != http.StatusNoContent {
+		t.Fatalf("retire: %d", code)
+	}
+	var again struct {
+		Bot     struct{ Retired bool }
+		Version struct{ Number int64 }
+	}
+	if code := call(t, "POST", r.URL+"/api/v1/games/dots-and-boxes/bots/k", tok, bytes.NewReader(kit), "application/wasm", &again); code != http.StatusCreated || again.Version.Number != 2 || again.Bot.Retired {
+		t.Errorf("the same module to the retired bot: %d %+v; want 201, version 2, back on the ladder", code, again)
+	}
+}
+
+// TestUploadTriesPerAccount: modules the sandbox refuses to compile make no
+// version, yet each costs a compile: an account tries at most twice its
+// versions a day.
+func TestUploadTriesPerAccount(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) {
+		o.NoMatchmaker = true
+		o.UploadsPerDay = 1
+	})
+	tok := signup(t, r.URL, "olga")
+	broken := []byte("\x00asm\x01\x00\x00\x00\x01\xff") // a type section cut short
+	for i := range 2 {
+		if code, msg, _ := upload(t, r.URL, tok, "b", broken); code != http.StatusUnprocessableEntity || !strings.Contains(msg, "refused") {
+			t.Fatalf("try %d: %d %q; want 422, refused by the sandbox", i+1, code, msg)
+		}
+	}
+	if code, msg, _ := upload(t, r.URL, tok, "b", broken); code != http.StatusTooManyRequests || !strings.Contains(msg, "may try 2 uploads a day") {
+		t.Errorf("a third try with 1 version a day: %d %q; want 429", code, msg)
 	}
 }

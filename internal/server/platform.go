@@ -65,9 +65,7 @@ func (s *Server) Upload(ctx context.Context, acc store.Account, game, name strin
 			// Over a limit after all (uploads sent at once all passed the
 			// API's check): the object store keeps only modules the
 			// database has.
-			if _, err := s.store.Wasm(context.WithoutCancel(ctx), sha); errors.Is(err, store.ErrNotFound) {
-				s.q.DeleteWasm(context.WithoutCancel(ctx), sha)
-			}
+			s.deleteUnstoredObject(context.WithoutCancel(ctx), sha)
 		}
 		return store.Bot{}, store.Version{}, err
 	}
@@ -246,11 +244,23 @@ const maxChallengesPerWorker = 4
 func (s *Server) dropRefusedModule(ctx context.Context, sha string) {
 	dropped, err := s.store.DropRefusedModule(ctx, sha)
 	if err == nil && dropped {
-		err = s.q.DeleteWasm(ctx, sha)
+		err = s.deleteUnstoredObject(ctx, sha)
 	}
 	if err != nil {
 		s.log.Warn("refused module not deleted", "sha256", sha, "err", err)
 	}
+}
+
+// deleteUnstoredObject deletes a module from the object store if the
+// database does not hold it (any more): an upload of the same bytes may
+// have stored it again since it was found unused. A module deleted from the
+// object store while the database has it comes back when a match needs it
+// (ensureWasm).
+func (s *Server) deleteUnstoredObject(ctx context.Context, sha string) error {
+	if _, err := s.store.Wasm(ctx, sha); !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	return s.q.DeleteWasm(ctx, sha)
 }
 
 // Challenge schedules an unrated match between active bots of a game.

@@ -241,6 +241,12 @@ func (s *Server) compareCheck(ctx context.Context, m store.Match, r jobs.Result)
 	if r.Error != "" || !bytes.Equal(rec, r.Replay) {
 		outcome = store.DeterminismMismatch
 	}
+	if r.Error != "" && s.moduleGone(ctx, m) {
+		// A version replaced a day before had its module deleted
+		// (pruneModules) while the check waited: nothing was compared.
+		s.log.Info("determinism check skipped: a module was deleted meanwhile", "match", m.ID, "rerun_error", r.Error)
+		return nil
+	}
 	// Marked before counted: a failed write is retried (the result is
 	// handed back), and the count must not run ahead of the marks.
 	if err := s.store.MarkDeterminism(ctx, m.ID, outcome); err != nil {
@@ -256,6 +262,21 @@ func (s *Server) compareCheck(ctx context.Context, m store.Match, r jobs.Result)
 		"recorded_bytes", len(rec), "rerun_bytes", len(r.Replay), "first_difference", firstDifference(rec, r.Replay),
 		"recorded_worker", r.Original, "rerun_worker", r.Worker, "rerun_error", r.Error)
 	return nil
+}
+
+// moduleGone reports whether a module one of m's seats played is no longer
+// stored.
+func (s *Server) moduleGone(ctx context.Context, m store.Match) bool {
+	for _, seat := range m.Seats {
+		v, err := s.store.Version(ctx, seat.VersionID)
+		if err != nil || v.SHA256 == "" {
+			continue // a native house bot has no module
+		}
+		if _, err := s.store.Wasm(ctx, v.SHA256); errors.Is(err, store.ErrNotFound) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstDifference is the offset of the first byte where a and b differ (the

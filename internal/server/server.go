@@ -380,7 +380,7 @@ func (s *Server) pruneModules(ctx context.Context, t time.Time) {
 		return
 	}
 	for _, sha := range shas {
-		if err := s.q.DeleteWasm(ctx, sha); err != nil {
+		if err := s.deleteUnstoredObject(ctx, sha); err != nil {
 			s.log.Warn("old module not deleted from the object store", "sha256", sha, "err", err)
 		}
 	}

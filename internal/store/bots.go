@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -190,7 +191,7 @@ func (s *Store) checkLimits(ctx context.Context, q querier, accountID int64, gam
 	if lim.PerDay > 0 {
 		var n int
 		var first sql.NullInt64
-		if err := q.QueryRowContext(ctx, s.q(`SELECT COUNT(*), MIN(v.created_at) FROM versions v JOIN bots b ON b.id = v.bot_id WHERE b.account_id = ? AND v.created_at >= ?`),
+		if err := q.QueryRowContext(ctx, s.q(`SELECT COUNT(*), MIN(v.created_at) FROM versions v JOIN bots b ON b.id = v.bot_id WHERE b.account_id = ? AND v.created_at > ?`),
 			accountID, lim.Now.Add(-24*time.Hour).UnixMilli()).Scan(&n, &first); err != nil {
 			return err
 		}
@@ -240,9 +241,14 @@ func (s *Store) AddUpload(ctx context.Context, accountID int64, game, name, sha 
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		if lim != (UploadLimits{}) {
 			// Postgres: the account's row lock orders its uploads (SQLite's
-			// write transactions are one at a time already).
+			// write transactions are one at a time already); NO KEY, so that
+			// log-ins adding tokens (a key share of the row) do not wait.
 			var id int64
-			if err := tx.QueryRowContext(ctx, s.q(`SELECT id FROM accounts WHERE id = ?`+s.forUpdate()), accountID).Scan(&id); err != nil {
+			lock := ""
+			if s.dialect == Postgres {
+				lock = " FOR NO KEY UPDATE"
+			}
+			if err := tx.QueryRowContext(ctx, s.q(`SELECT id FROM accounts WHERE id = ?`+lock), accountID).Scan(&id); err != nil {
 				return err
 			}
 			if err := s.checkLimits(ctx, tx, accountID, game, name, lim); err != nil {
@@ -280,6 +286,9 @@ func (s *Store) AddUpload(ctx context.Context, accountID int64, game, name, sha 
 // becomes the bot's active one (un-retiring the bot), keeps the bot's mean
 // and takes sigma as its new uncertainty.
 func (s *Store) FinishCheck(ctx context.Context, versionID int64, accepted bool, message string, smokeMatch int64, sigma float64) error {
+	// The message quotes what a bot sent: Postgres refuses text that is
+	// not UTF-8, and the version would stay "checking" for good.
+	message = strings.ToValidUTF8(message, "\uFFFD")
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		var botID int64
 		if err := tx.QueryRowContext(ctx, s.q(`SELECT bot_id FROM versions WHERE id = ?`), versionID).Scan(&botID); err != nil {

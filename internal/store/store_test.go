@@ -690,3 +690,23 @@ func mustBot(t *testing.T, s *store.Store, account int64, name string) store.Bot
 	}
 	return b
 }
+
+// TestFinishCheckTakesAnyMessage: a message quoting bytes a bot sent that
+// are not UTF-8 is stored (made valid), not refused by Postgres with the
+// version left "checking".
+func TestFinishCheckTakesAnyMessage(t *testing.T) {
+	each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		a, _ := s.CreateAccount(ctx, "alice", "h")
+		_, v, err := s.AddVersion(ctx, a.ID, "dots-and-boxes", "one", "sha", []byte("w"), 25, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.FinishCheck(ctx, v.ID, false, "refused: it read \"\xc3\" and \xff", 0, 8); err != nil {
+			t.Fatalf("a message with bytes that are not UTF-8: %v", err)
+		}
+		if got, _ := s.Version(ctx, v.ID); got.State != store.VersionRefused || got.Message != "refused: it read \"\uFFFD\" and \uFFFD" {
+			t.Errorf("the version: %q %q", got.State, got.Message)
+		}
+	})
+}

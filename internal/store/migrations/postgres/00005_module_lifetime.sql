@@ -4,6 +4,9 @@
 -- +goose Up
 ALTER TABLE versions ADD COLUMN replaced_at BIGINT;
 ALTER TABLE versions ADD COLUMN pruned INTEGER NOT NULL DEFAULT 0;
+-- Versions replaced before this migration: their day starts now (one may
+-- have been replaced a minute ago).
+UPDATE versions SET replaced_at = CAST(EXTRACT(EPOCH FROM now()) * 1000 AS BIGINT) WHERE state = 'replaced';
 
 -- +goose Down
 ALTER TABLE versions DROP COLUMN pruned;
