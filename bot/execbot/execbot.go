@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/internal/procgroup"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/hashing"
 )
@@ -83,7 +84,7 @@ func startProcess(path string, argv []string, log *bot.Log, timeout time.Duratio
 	cmd.Args = argv
 	// A process group of its own, so a kill reaches whatever it started, and
 	// (on Linux) death with the platform so no bot outlives it.
-	cmd.SysProcAttr = processGroup()
+	cmd.SysProcAttr = procgroup.Attr()
 	cmd.Stderr = log
 	cmd.WaitDelay = time.Second
 	inR, inW, err := os.Pipe()
@@ -205,7 +206,7 @@ func (p *process) Stop() {
 		close(p.stopped)
 	}
 	if p.cmd.Process != nil {
-		killGroup(p.cmd.Process)
+		procgroup.Kill(p.cmd.Process)
 	}
 	p.stdin.Close()
 	<-p.exited

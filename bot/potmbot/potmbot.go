@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/internal/procgroup"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games/linesandboxes"
 )
@@ -157,7 +158,7 @@ func (b *Bot) run(ctx context.Context, input string, left time.Duration) ([]byte
 	var out capped
 	cmd := exec.Command(b.path, input)
 	cmd.Dir = filepath.Join(b.root, "run")
-	cmd.SysProcAttr = newGroup()
+	cmd.SysProcAttr = procgroup.Attr()
 	// Our own pipes rather than os/exec's copying: Wait then returns when the
 	// entry exits, even if a child it left behind still holds them open.
 	stdout, drainOut, err := pipeTo(&out)
@@ -184,7 +185,7 @@ func (b *Bot) run(ctx context.Context, input string, left time.Duration) ([]byte
 	go watch(ctx, cmd.Process, left, left+b.opts.Grace, killed, stop)
 	waitErr := cmd.Wait()
 	close(stop)
-	killGroup(cmd.Process) // whatever it left behind in its group
+	procgroup.Kill(cmd.Process) // whatever it left behind in its group
 	drainOut()
 	drainErr()
 	var cpu time.Duration
@@ -233,7 +234,7 @@ func watch(ctx context.Context, p *os.Process, cpuLimit, wallLimit time.Duration
 	defer wall.Stop()
 	kill := func(why string) {
 		killed <- why
-		killGroup(p)
+		procgroup.Kill(p)
 	}
 	for {
 		select {
