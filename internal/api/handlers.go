@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -483,6 +484,16 @@ func (a *API) player(w http.ResponseWriter, r *http.Request) error {
 	bots, err := a.st.BotsOf(r.Context(), acc.ID)
 	if err != nil {
 		return err
+	}
+	c, _, err := a.who(r)
+	if err != nil {
+		return err
+	}
+	if c.acc.ID != acc.ID {
+		// Others see the bots that have played: a bot none of whose
+		// versions was ever accepted (a name tried once, a module refused)
+		// is the owner's business, and it cannot be deleted.
+		bots = slices.DeleteFunc(bots, func(b store.Bot) bool { return b.ActiveVersion == 0 })
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"player": "@" + acc.Handle, "joined": acc.CreatedAt.UTC(), "bots": botsJSON(bots)})
 	return nil

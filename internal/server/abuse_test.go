@@ -449,6 +449,22 @@ func TestRefusedModulesAreDeleted(t *testing.T) {
 	if _, err := st.Wasm(ctx, hashing.SHA256Hex(kit)); err != nil {
 		t.Errorf("the accepted module: %v; want it stored", err)
 	}
+	// The player's page: the refused-only bot for its owner alone.
+	names := func(tok string) []string {
+		var p struct{ Bots []struct{ Name string } }
+		call(t, "GET", r.URL+"/api/v1/players/gina", tok, nil, "", &p)
+		var out []string
+		for _, b := range p.Bots {
+			out = append(out, b.Name)
+		}
+		return out
+	}
+	if got := names(""); len(got) != 1 || got[0] != "kit" {
+		t.Errorf("gina's bots as others see them: %v; want [kit]", got)
+	}
+	if got := names(tok); len(got) != 2 {
+		t.Errorf("gina's bots as she sees them: %v; want echo and kit", got)
+	}
 }
 
 // TestUploadsPerAccount: an account uploads at most UploadsPerDay versions
