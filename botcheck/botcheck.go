@@ -152,7 +152,7 @@ func Check(ctx context.Context, g game.Game, path string, opt Options) (*Report,
 		rep.Refused = err.Error()
 		if size > meter.MaxModuleSize {
 			// Only the limit and a byte were read: say the file's size.
-			rep.Size = int(min(size, 1<<62))
+			rep.Size = int(size)
 			rep.Refused = fmt.Sprintf("the module is %.1f MiB, more than the limit of %d MiB", float64(size)/(1<<20), meter.MaxModuleSize>>20)
 		}
 		rep.Problems = append(rep.Problems, "the sandbox refuses the module: "+rep.Refused)

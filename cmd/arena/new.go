@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/arenabots/arena/examples"
@@ -26,7 +27,7 @@ func (c *newCmd) Run() error {
 		kit += "-" + c.Kit
 	}
 	files, err := examples.Files(c.Lang, kit)
-	if _, starter := examples.Files(c.Lang, c.Game); err != nil && c.Kit != "" && starter == nil {
+	if err != nil && c.Kit != "" && slices.Contains(examples.Games(c.Lang), c.Game) {
 		// The language and game are fine: the kit is what is missing.
 		var have []string
 		for _, lang := range examples.Languages() {

@@ -34,7 +34,7 @@ type serveCmd struct {
 	CheckEvery    int      `name:"check-every" default:"100" help:"Run one finished match in N again on another worker and compare the replays byte for byte (0: never)."`
 	Challenges    int      `name:"challenges-per-minute" default:"10" hidden:"" help:"Challenges one account may ask for in a minute (scripts/scaling.sh raises it)."`
 	UploadsPerDay int      `name:"uploads-per-day" default:"50" help:"Versions one account may upload in 24 hours (refused ones count: each is compiled and tried)."`
-	BotsPerGame   int      `name:"bots-per-game" default:"10" help:"Bots one account may have for each game (retired ones count; a new version brings one back)."`
+	BotsPerGame   int      `name:"bots-per-game" default:"10" help:"Bots one account may have for each game (a bot counts once a version of it is accepted or being checked, retired ones too)."`
 	TrustProxy    int      `name:"trust-proxy" default:"0" placeholder:"N" help:"Behind N reverse proxies that append the caller's address to X-Forwarded-For, count rate limits by the address the outermost one saw (docs/deploy.md). 0: the connection's address."`
 }
 

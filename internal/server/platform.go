@@ -257,7 +257,7 @@ func (s *Server) dropRefusedModule(ctx context.Context, sha string) {
 // object store while the database has it comes back when a match needs it
 // (ensureWasm).
 func (s *Server) deleteUnstoredObject(ctx context.Context, sha string) error {
-	if _, err := s.store.Wasm(ctx, sha); !errors.Is(err, store.ErrNotFound) {
+	if has, err := s.store.HasWasm(ctx, sha); err != nil || has {
 		return err
 	}
 	return s.q.DeleteWasm(ctx, sha)

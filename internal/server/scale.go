@@ -272,7 +272,7 @@ func (s *Server) moduleGone(ctx context.Context, m store.Match) bool {
 		if err != nil || v.SHA256 == "" {
 			continue // a native house bot has no module
 		}
-		if _, err := s.store.Wasm(ctx, v.SHA256); errors.Is(err, store.ErrNotFound) {
+		if has, err := s.store.HasWasm(ctx, v.SHA256); err == nil && !has {
 			return true
 		}
 	}

@@ -69,8 +69,9 @@ type Options struct {
 	// NATS is where workers on other machines join (scale.go).
 	NATS NATSOptions
 	// Now is the clock expired tokens and sessions, and replaced
-	// versions' modules, are purged by; nil means time.Now. PurgeTick, when set, replaces the hourly ticker of
-	// the purge. Both are for tests.
+	// versions' modules, are purged by; nil means time.Now. PurgeTick,
+	// when set, replaces the hourly ticker of the purge. Both are for
+	// tests.
 	Now       func() time.Time
 	PurgeTick <-chan time.Time
 }

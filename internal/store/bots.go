@@ -182,6 +182,7 @@ func (s *Store) CheckUploadLimits(ctx context.Context, accountID int64, game, na
 	return nil
 }
 
+// querier is a database or a transaction.
 type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
@@ -202,31 +203,25 @@ func (s *Store) checkLimits(ctx context.Context, q querier, accountID int64, gam
 	if lim.BotsPerGame > 0 {
 		// A bot counts once a version of it may play (or is being
 		// checked): one refused upload does not take a place for good.
-		var exists, n int
-		if err := q.QueryRowContext(ctx, s.q(`SELECT COUNT(*), COUNT(CASE WHEN name = ? THEN 1 END) FROM bots b WHERE account_id = ? AND game = ?
-  AND EXISTS (SELECT 1 FROM versions v WHERE v.bot_id = b.id AND v.state <> ?)`),
-			name, accountID, game, VersionRefused).Scan(&n, &exists); err != nil {
+		rows, err := q.QueryContext(ctx, s.q(`SELECT name FROM bots b WHERE account_id = ? AND game = ?
+  AND EXISTS (SELECT 1 FROM versions v WHERE v.bot_id = b.id AND v.state <> ?) ORDER BY name`), accountID, game, VersionRefused)
+		if err != nil {
 			return err
 		}
-		if exists == 0 && n >= lim.BotsPerGame {
-			le := &LimitError{Game: game, Bots: true, Limit: lim.BotsPerGame, Have: n}
-			rows, err := q.QueryContext(ctx, s.q(`SELECT name FROM bots b WHERE account_id = ? AND game = ?
-  AND EXISTS (SELECT 1 FROM versions v WHERE v.bot_id = b.id AND v.state <> ?) ORDER BY name LIMIT 20`), accountID, game, VersionRefused)
-			if err != nil {
+		defer rows.Close()
+		var names []string
+		for rows.Next() {
+			var nm string
+			if err := rows.Scan(&nm); err != nil {
 				return err
 			}
-			defer rows.Close()
-			for rows.Next() {
-				var nm string
-				if err := rows.Scan(&nm); err != nil {
-					return err
-				}
-				le.Names = append(le.Names, nm)
-			}
-			if err := rows.Err(); err != nil {
-				return err
-			}
-			return le
+			names = append(names, nm)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if !slices.Contains(names, name) && len(names) >= lim.BotsPerGame {
+			return &LimitError{Game: game, Bots: true, Limit: lim.BotsPerGame, Have: len(names), Names: names[:min(len(names), 20)]}
 		}
 	}
 	return nil
@@ -454,6 +449,20 @@ func (s *Store) PruneModules(ctx context.Context, t time.Time) ([]string, error)
 		return nil, fmt.Errorf("store: prune modules: %w", err)
 	}
 	return deleted, nil
+}
+
+// HasWasm reports whether a module is stored, without reading it (up to
+// 32 MiB).
+func (s *Store) HasWasm(ctx context.Context, sha string) (bool, error) {
+	var one int
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT 1 FROM wasm WHERE sha256 = ?`), sha).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: has wasm: %w", err)
+	}
+	return true, nil
 }
 
 // Wasm returns a stored module by its sha256.

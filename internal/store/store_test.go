@@ -576,6 +576,12 @@ func TestPruneModules(t *testing.T) {
 		if _, err := s.Wasm(ctx, "shaC"); err != nil {
 			t.Errorf("the active version's module: %v", err)
 		}
+		if hasB, err1 := s.HasWasm(ctx, "shaB"); err1 != nil || hasB {
+			t.Errorf("HasWasm(shaB) after its deletion: %v %v; want false", hasB, err1)
+		}
+		if hasC, err1 := s.HasWasm(ctx, "shaC"); err1 != nil || !hasC {
+			t.Errorf("HasWasm(shaC): %v %v; want true", hasC, err1)
+		}
 		if got, err := s.PruneModules(ctx, time.Now().Add(time.Hour)); err != nil || len(got) != 0 {
 			t.Errorf("a second prune: deleted %v, %v; want none", got, err)
 		}
