@@ -39,6 +39,14 @@ elapsed() {
 }
 
 [ "$(id -u)" -eq 0 ] || fail "needs root (debootstrap, mount, chroot)"
+
+# Everything below runs in a mount namespace of its own: the root file
+# system's mounts (below) are made there, never leak onto this machine, and
+# go when the script ends, however it ends.
+if [ -z "${ARENA_FRESH_NAMESPACE:-}" ]; then
+	command -v unshare >/dev/null || fail "needs unshare (util-linux)"
+	ARENA_FRESH_NAMESPACE=1 exec unshare --mount --propagation private -- "$0" "$@"
+fi
 sha=$(git -C "$repo" rev-parse --verify --quiet "$ref^{commit}") || fail "no commit $ref in $repo"
 goroot=$(go env GOROOT 2>/dev/null) || fail "no Go toolchain on PATH to copy in"
 
@@ -204,7 +212,11 @@ if [ -d "$repo/../shared" ]; then
 	cp -a "$repo/../shared" "$root/src/shared"
 fi
 
-# 4. The mounts a running system has.
+# 4. The mounts a running system has. The root is a mount point first, as
+# on a real machine: tools that change the propagation of "/" (`ip netns`
+# and `ip -n` do, for the network-namespace tests) fail in a plain chroot,
+# where "/" is only a directory of the host's file system.
+mount --bind "$root" "$root" && mounts+=("$root")
 mount -t proc proc "$root/proc" && mounts+=("$root/proc")
 mount -t sysfs sysfs "$root/sys" && mounts+=("$root/sys")
 mount --rbind /dev "$root/dev" && mounts+=("$root/dev")
@@ -252,11 +264,8 @@ MAIN
 # 5. Only the README's commands: each fenced block of its "Two commands"
 # section, in order. The test command (scripts/test.sh) must pass; any other
 # (the main job) must succeed, or listen on a TCP port as a server does.
-mapfile -d '' commands < <(awk '/^## /{ on = ($0 ~ /^## Two commands/) }
-	on && /^```/ { if (inb) { printf "%s%c", cmd, 0; cmd = ""; inb = 0 } else inb = 1; next }
-	on && inb { cmd = cmd $0 "\n" }' "$root/src/arena/README.md")
-[ "${#commands[@]}" -gt 0 ] || fail "README.md has no commands under '## Two commands'"
-printf '%s' "${commands[@]}" | grep -q 'scripts/test.sh' || fail "README.md's commands do not include scripts/test.sh"
+bash "$root/src/arena/scripts/readme-commands.sh" --check "$root/src/arena/README.md" || fail "FAIL: the README's section is not two commands"
+mapfile -d '' commands < <(bash "$root/src/arena/scripts/readme-commands.sh" "$root/src/arena/README.md")
 
 result=0
 for cmd in "${commands[@]}"; do

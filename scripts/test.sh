@@ -6,6 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The README's "Two commands" section holds exactly the main job and this
+# command (scripts/fresh-machine.sh runs that section on a clean Debian).
+./scripts/readme-commands.sh --check
+
 # What the tests need, run in order: one script a line, before anything else
 # runs. Each is idempotent (does nothing when its part is already there) and,
 # when it cannot install or start its part, prints one line on stderr saying
