@@ -17,7 +17,8 @@ import (
 type serveCmd struct {
 	Addr      string        `default:"127.0.0.1:8080" help:"Address to listen on (HOST:PORT)."`
 	Data      string        `default:"./arena-data" type:"path" help:"Directory for the database, the job queue and the module cache."`
-	DB        string        `name:"db" help:"Database URL: postgres://... for Postgres; empty for SQLite under --data."`
+	DB        string        `name:"db" env:"ARENA_DB" help:"Database URL: postgres://... for Postgres; empty for SQLite under --data. From the environment or --db-file, a password stays out of ps and the shell's history."`
+	DBFile    string        `name:"db-file" env:"ARENA_DB_FILE" type:"path" help:"Read the database URL from this file (its first line) instead of --db."`
 	Workers   int           `default:"0" help:"Matches run at once in this process (0: one per core). GOMAXPROCS becomes this plus the number of cores, unless set in the environment, so that requests never wait for a match."`
 	MatchNice int           `name:"match-nice" default:"10" help:"Run matches this many nice levels below the server's requests (0 to 19; 0: the same priority), so that requests get a core first (docs/deploy.md)."`
 	AckWait   time.Duration `default:"30s" hidden:"" help:"How long a job may go without a worker's heartbeat before it is handed out again."`
@@ -51,6 +52,10 @@ func (c *serveCmd) Run() error {
 	if c.TrustProxy < 0 || c.TrustProxy > 10 {
 		return fmt.Errorf("serve: --trust-proxy %d: want 0 to 10", c.TrustProxy)
 	}
+	db, err := databaseURL(c.DB, c.DBFile)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -61,7 +66,7 @@ func (c *serveCmd) Run() error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer site.Close()
-	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: c.DB, Workers: c.Workers, MatchNice: c.MatchNice, Rest: c.Rest, AckWait: c.AckWait, Log: log, Site: site, Games: c.Games, TrustedProxies: c.TrustProxy, ChallengesPerMinute: c.Challenges,
+	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: db, Workers: c.Workers, MatchNice: c.MatchNice, Rest: c.Rest, AckWait: c.AckWait, Log: log, Site: site, Games: c.Games, TrustedProxies: c.TrustProxy, ChallengesPerMinute: c.Challenges,
 		UploadsPerDay: c.UploadsPerDay, BotsPerGame: c.BotsPerGame,
 		NATS: server.NATSOptions{Listen: c.NATSListen, TLSCert: c.NATSTLSCert, TLSKey: c.NATSTLSKey, URL: c.NATS, Creds: c.NATSCreds, Replicas: c.NATSReplicas, NoWorkers: c.NoWorkers, CheckEvery: c.CheckEvery}})
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -138,6 +139,19 @@ func (s *Store) wroteUnlisted() { s.gen.Add(1) }
 // transactions cannot deadlock.
 const sqlitePragmas = "_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 
+// RedactURL quotes a database URL for a message with its password, if any,
+// replaced by "xxxxx": messages end up in logs and terminals.
+func RedactURL(raw string) string {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		// Unparsable: show only the scheme-like start, never what may be a
+		// password after it.
+		head, _, _ := strings.Cut(raw, ":")
+		return strconv.Quote(head + ":...")
+	}
+	return strconv.Quote(u.Redacted())
+}
+
 // Open opens the database named by url and brings its schema up to date.
 // url is "postgres://..." (or "postgresql://..."), "sqlite:PATH", or empty
 // for SQLite at dataDir/arena.db.
@@ -176,7 +190,7 @@ func Open(ctx context.Context, url, dataDir string, opt Options) (*Store, error)
 		r.SetMaxOpenConns(8)
 		s.w, s.r, s.dialect = w, r, SQLite
 	default:
-		return nil, fmt.Errorf("store: database URL %q: want postgres://..., sqlite:PATH or nothing", url)
+		return nil, fmt.Errorf("store: database URL %s: want postgres://..., sqlite:PATH or nothing", RedactURL(url))
 	}
 	if err := s.w.PingContext(ctx); err != nil {
 		s.Close()
