@@ -11,7 +11,6 @@ package gridroyale
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/arenabots/arena/game"
 )
@@ -70,51 +69,34 @@ func DefaultSettings(players int) Settings {
 	}
 }
 
-// paramSpec ties a parameter name to its field, documentation and bounds.
-type paramSpec struct {
-	name     string
-	doc      string
-	min, max int
-	field    func(*Settings) *int
-}
-
-var paramSpecs = []paramSpec{
-	{ParamGridSide, "side of the square grid: 24 for 2 players, 32 for 4 (even, 12..64)", 12, 64,
-		func(s *Settings) *int { return &s.GridSide }},
-	{ParamCargoCap, "most ore one unit carries", 1, 1 << 20,
-		func(s *Settings) *int { return &s.CargoCap }},
-	{ParamHarvestDivisor, "a STAY unit harvests floor(cell_ore / harvest_divisor)", 1, 1 << 20,
-		func(s *Settings) *int { return &s.HarvestDivisor }},
-	{ParamMoveCostDivisor, "a move costs floor(source_cell_ore / move_cost_divisor) from cargo", 1, 1 << 20,
-		func(s *Settings) *int { return &s.MoveCostDivisor }},
-	{ParamSpawnCost, "bank spent on a new unit", 0, 1 << 20,
-		func(s *Settings) *int { return &s.SpawnCost }},
-	{ParamUnitsCap, "most living units per player", 1, 1000,
-		func(s *Settings) *int { return &s.UnitsCap }},
-	{ParamMaxTurns, "the match ends after this many turns", 1, 100000,
-		func(s *Settings) *int { return &s.MaxTurns }},
-	{ParamShrinkInterval, "the safe zone shrinks one ring every this many turns", 1, 100000,
-		func(s *Settings) *int { return &s.ShrinkInterval }},
-	{ParamMinZone, "side of the smallest safe zone (even, at least 8, so it holds every base)", 8, 64,
-		func(s *Settings) *int { return &s.MinZone }},
+var paramSpecs = game.IntParams[Settings]{
+	{Name: ParamGridSide, Doc: "side of the square grid: 24 for 2 players, 32 for 4 (even, 12..64)", Min: 12, Max: 64,
+		Field: func(s *Settings) *int { return &s.GridSide }},
+	{Name: ParamCargoCap, Doc: "most ore one unit carries", Min: 1, Max: 1 << 20,
+		Field: func(s *Settings) *int { return &s.CargoCap }},
+	{Name: ParamHarvestDivisor, Doc: "a STAY unit harvests floor(cell_ore / harvest_divisor)", Min: 1, Max: 1 << 20,
+		Field: func(s *Settings) *int { return &s.HarvestDivisor }},
+	{Name: ParamMoveCostDivisor, Doc: "a move costs floor(source_cell_ore / move_cost_divisor) from cargo", Min: 1, Max: 1 << 20,
+		Field: func(s *Settings) *int { return &s.MoveCostDivisor }},
+	{Name: ParamSpawnCost, Doc: "bank spent on a new unit", Min: 0, Max: 1 << 20,
+		Field: func(s *Settings) *int { return &s.SpawnCost }},
+	{Name: ParamUnitsCap, Doc: "most living units per player", Min: 1, Max: 1000,
+		Field: func(s *Settings) *int { return &s.UnitsCap }},
+	{Name: ParamMaxTurns, Doc: "the match ends after this many turns", Min: 1, Max: 100000,
+		Field: func(s *Settings) *int { return &s.MaxTurns }},
+	{Name: ParamShrinkInterval, Doc: "the safe zone shrinks one ring every this many turns", Min: 1, Max: 100000,
+		Field: func(s *Settings) *int { return &s.ShrinkInterval }},
+	{Name: ParamMinZone, Doc: "side of the smallest safe zone (even, at least 8, so it holds every base)", Min: 8, Max: 64,
+		Field: func(s *Settings) *int { return &s.MinZone }},
 }
 
 // Info describes the game.
 func (Game) Info() game.Info {
-	ps := make([]game.ParamInfo, 0, len(paramSpecs))
-	def := DefaultSettings(2)
-	for _, p := range paramSpecs {
-		d := strconv.Itoa(*p.field(&def))
-		if p.name == ParamGridSide {
-			d = "24" // 32 for 4 players; State.Params gives the value in force
-		}
-		ps = append(ps, game.ParamInfo{Name: p.name, Default: d, Doc: p.doc})
-	}
 	return game.Info{
 		ID:      "grid-royale",
 		Name:    "Grid Royale",
 		Players: []int{2, 4},
-		Params:  ps,
+		Params:  paramSpecs.Info(DefaultSettings(2)), // grid_side: 24, 32 for 4 players; State.Params gives the value in force
 		Fuel:    game.DefaultFuel,
 	}
 }
@@ -124,27 +106,9 @@ func ParseSettings(players int, params game.Params) (Settings, error) {
 	if players != 2 && players != 4 {
 		return Settings{}, fmt.Errorf("grid-royale: %d players: the game is for 2 or 4", players)
 	}
-	names := make([]string, len(paramSpecs))
-	for i, p := range paramSpecs {
-		names[i] = p.name
-	}
-	if err := params.CheckKnown(names...); err != nil {
-		return Settings{}, fmt.Errorf("grid-royale: %w", err)
-	}
 	s := DefaultSettings(players)
-	for _, p := range paramSpecs {
-		f := p.field(&s)
-		if params[p.name] == "" { // absent, or an empty default: keep ours
-			continue
-		}
-		v, err := params.Int(p.name, *f)
-		if err != nil {
-			return Settings{}, fmt.Errorf("grid-royale: %w", err)
-		}
-		if v < p.min || v > p.max {
-			return Settings{}, fmt.Errorf("grid-royale: parameter %s=%d: must be in %d..%d", p.name, v, p.min, p.max)
-		}
-		*f = v
+	if err := paramSpecs.Read(params, &s); err != nil {
+		return Settings{}, fmt.Errorf("grid-royale: %w", err)
 	}
 	if s.GridSide%2 != 0 || s.MinZone%2 != 0 {
 		return Settings{}, fmt.Errorf("grid-royale: grid_side=%d and min_zone=%d must both be even, so the zone stays centred", s.GridSide, s.MinZone)
@@ -156,13 +120,7 @@ func ParseSettings(players int, params game.Params) (Settings, error) {
 }
 
 // Params returns every parameter of s by name.
-func (s Settings) Params() game.Params {
-	p := make(game.Params, len(paramSpecs))
-	for _, ps := range paramSpecs {
-		p[ps.name] = strconv.Itoa(*ps.field(&s))
-	}
-	return p
-}
+func (s Settings) Params() game.Params { return paramSpecs.Params(s) }
 
 // New starts a match.
 func (Game) New(cfg game.Config) (game.State, error) {
