@@ -23,40 +23,70 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
+	"path"
 
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/housebots/hostplay"
 	"github.com/arenabots/arena/internal/housebots/modbuild"
 )
 
 //go:generate go run ./gen
 
-// Entry is one ladder entry: a house bot's name in its game, and the build
-// that plays it. An entry from house.wasm.gz plays the native house bot of
-// the same name; the search kit plays builtin:search's engine.
+// Entry is one ladder entry: a house bot's name in its game, and the
+// committed module that plays it.
 type Entry struct {
 	Game, Name string
 	File       string
 }
 
-// Entries are the house's ladder entries, by game then strength. A native
-// house bot missing here does not fit the standard fuel as it stands (its
-// budget counts nodes, not fuel) and is not on the ladder.
-var Entries = []Entry{
-	{"dots-and-boxes", "random", "house.wasm.gz"},
-	{"dots-and-boxes", "greedy", "house.wasm.gz"},
-	{"dots-and-boxes", "beginner", "house.wasm.gz"},
-	{"dots-and-boxes", "chains", "house.wasm.gz"},
-	{"dots-and-boxes", "search-easy", "house.wasm.gz"},
-	{"dots-and-boxes", "search", "dots-and-boxes-search.wasm.gz"},
-	{"grid-royale", "idle", "house.wasm.gz"},
-	{"grid-royale", "harvester", "house.wasm.gz"},
-	{"grid-royale", "house", "house.wasm.gz"},
-	{"grid-royale", "siege", "house.wasm.gz"},
-	{"lines-and-boxes", "random", "house.wasm.gz"},
-	{"lines-and-boxes", "greedy", "house.wasm.gz"},
-	{"lines-and-boxes", "search", "house.wasm.gz"},
-	{"lines-and-boxes", "search-deep", "house.wasm.gz"},
-	{"lines-and-boxes", "strong", "house.wasm.gz"},
+// houseFile is the build of every game's native house bots (./bot).
+const houseFile = "house.wasm.gz"
+
+// A ladderGame is a game with house bots on the ladder.
+type ladderGame interface {
+	hostplay.Game
+	Ladder() []game.LadderEntry
+}
+
+// Entries are the house's ladder entries, game by game in the registry's
+// order, each game's weakest first. A native house bot a game leaves out
+// does not fit the standard fuel as it stands (its budget counts nodes,
+// not fuel).
+func Entries() []Entry {
+	var out []Entry
+	for _, g := range games.All() {
+		lg, ok := g.(ladderGame)
+		if !ok {
+			continue
+		}
+		for _, e := range lg.Ladder() {
+			file := houseFile
+			if e.Kit != "" {
+				file = path.Base(e.Kit) + ".wasm.gz"
+			}
+			out = append(out, Entry{Game: g.Info().ID, Name: e.Name, File: file})
+		}
+	}
+	return out
+}
+
+// Builds are the committed modules: the house build, and each starter kit
+// that plays an entry.
+func Builds() []modbuild.Build {
+	out := []modbuild.Build{{File: houseFile, Package: "./internal/housebots/bot"}}
+	for _, g := range games.All() {
+		lg, ok := g.(ladderGame)
+		if !ok {
+			continue
+		}
+		for _, e := range lg.Ladder() {
+			if e.Kit != "" {
+				out = append(out, modbuild.Build{File: path.Base(e.Kit) + ".wasm.gz", Package: "./examples/" + e.Kit})
+			}
+		}
+	}
+	return out
 }
 
 //go:embed wasm/*.wasm.gz
@@ -74,7 +104,7 @@ type Bot struct {
 // a cached copy would stay in its memory for good.
 func Ladder() ([]Bot, error) {
 	mods := map[string][]byte{}
-	for _, b := range modbuild.Builds {
+	for _, b := range Builds() {
 		gz, err := files.ReadFile("wasm/" + b.File)
 		if err != nil {
 			return nil, fmt.Errorf("housebots: %w", err)
@@ -84,9 +114,9 @@ func Ladder() ([]Bot, error) {
 		}
 	}
 	var out []Bot
-	for _, e := range Entries {
+	for _, e := range Entries() {
 		wasm := mods[e.File]
-		if e.File == "house.wasm.gz" {
+		if e.File == houseFile {
 			var err error
 			if wasm, err = Select(wasm, e.Game, e.Name); err != nil {
 				return nil, err

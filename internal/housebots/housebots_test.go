@@ -3,8 +3,13 @@ package housebots_test
 import (
 	"bytes"
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,7 +31,7 @@ func TestModulesAreFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range modbuild.Builds {
+	for _, b := range housebots.Builds() {
 		t.Run(b.File, func(t *testing.T) {
 			fresh, err := modbuild.Compile(context.Background(), root, b.Package)
 			if err != nil {
@@ -188,4 +193,40 @@ func playParams(t *testing.T, gameID string, seed uint64, params game.Params, sp
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestNamesNoGame: the house's ladder comes from the games themselves
+// (games.All, each game's Ladder and HouseDecoder), so no code here names a
+// game, and a new game needs no change here.
+func TestNamesNoGame(t *testing.T) {
+	var ids []string
+	for _, g := range games.All() {
+		ids = append(ids, g.Info().ID)
+	}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); strings.HasPrefix(p, "github.com/arenabots/arena/games/") {
+				t.Errorf("%s imports %s", path, p)
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if s, _ := strconv.Unquote(lit.Value); slices.Contains(ids, s) {
+					t.Errorf("%s names the game %s", path, s)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

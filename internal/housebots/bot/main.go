@@ -8,26 +8,18 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/arenabots/arena/games/dotsandboxes"
-	"github.com/arenabots/arena/games/gridroyale"
-	"github.com/arenabots/arena/games/linesandboxes"
+	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/housebots/hostplay"
-	"github.com/arenabots/arena/internal/housebots/hostplay/dnbobs"
-	"github.com/arenabots/arena/internal/housebots/hostplay/grobs"
-	"github.com/arenabots/arena/internal/housebots/hostplay/lnbobs"
 )
 
 func main() {
-	game, name := hostplay.Selected()
-	switch game {
-	case dotsandboxes.ID:
-		hostplay.Run(dotsandboxes.Game{}, name, dnbobs.Decode)
-	case "lines-and-boxes":
-		hostplay.Run(linesandboxes.Game{}, name, lnbobs.Decode)
-	case "grid-royale":
-		hostplay.Run(gridroyale.Game{}, name, grobs.NewDecoder())
-	default:
-		fmt.Fprintf(os.Stderr, "no house bot is selected in this module (%q)\n", game+"/"+name)
-		os.Exit(2)
+	id, name := hostplay.Selected()
+	for _, g := range games.All() {
+		if hg, ok := g.(hostplay.Game); ok && g.Info().ID == id {
+			hostplay.Run(hg, name)
+			return
+		}
 	}
+	fmt.Fprintf(os.Stderr, "no house bot is selected in this module (%q)\n", id+"/"+name)
+	os.Exit(2)
 }

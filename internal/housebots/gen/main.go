@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/arenabots/arena/internal/housebots"
 	"github.com/arenabots/arena/internal/housebots/modbuild"
 )
 
@@ -27,7 +28,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	for _, b := range modbuild.Builds {
+	for _, b := range housebots.Builds() {
 		wasm, err := modbuild.Compile(context.Background(), root, b.Package)
 		if err != nil {
 			return err

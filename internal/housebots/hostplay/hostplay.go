@@ -26,8 +26,17 @@ import (
 // which seat it was sent to.
 type Decoder func(obs sdk.JSON) (st game.State, seat int, err error)
 
+// A Game is a game whose house bots play as wasm modules: it reads its own
+// observation back into a State (a decoder serves one bot, and may reuse
+// its state from one observation to the next).
+type Game interface {
+	game.Game
+	HouseDecoder() func(sdk.JSON) (game.State, int, error)
+}
+
 // Run plays g's house bot name on stdin and stdout until stdin ends.
-func Run(g game.Game, name string, decode Decoder) {
+func Run(g Game, name string) {
+	decode := g.HouseDecoder()
 	var info *game.HouseBotInfo
 	for _, hb := range g.HouseBots() {
 		if hb.Name == name {

@@ -9,19 +9,22 @@ import (
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/housebots/hostplay"
-	"github.com/arenabots/arena/internal/housebots/hostplay/dnbobs"
-	"github.com/arenabots/arena/internal/housebots/hostplay/grobs"
-	"github.com/arenabots/arena/internal/housebots/hostplay/lnbobs"
 	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
 	"github.com/arenabots/arena/sdk"
 )
 
-var decoders = map[string]hostplay.Decoder{
-	"dots-and-boxes":  dnbobs.Decode,
-	"lines-and-boxes": lnbobs.Decode,
-	"grid-royale":     grobs.NewDecoder(), // one state, reused, as the house module reads
-}
+// decoders are every game's, one each (a decoder may reuse its state, as
+// the house module's does).
+var decoders = func() map[string]hostplay.Decoder {
+	out := map[string]hostplay.Decoder{}
+	for _, g := range games.All() {
+		if hg, ok := g.(hostplay.Game); ok {
+			out[g.Info().ID] = hg.HouseDecoder()
+		}
+	}
+	return out
+}()
 
 // fuelField is what the platform adds to a wasm bot's observation; the
 // decoders must read past it.
@@ -83,8 +86,7 @@ func TestDecodeRoundTrip(t *testing.T) {
 // FuzzDecode: no observation line, however broken, makes a decoder panic;
 // a bot that cannot read its observation answers {} and plays on.
 func FuzzDecode(f *testing.F) {
-	for _, id := range []string{"dots-and-boxes", "lines-and-boxes", "grid-royale"} {
-		g, _ := games.Lookup(id)
+	for _, g := range games.All() {
 		st, err := g.New(game.Config{Seed: 5, Players: 2})
 		if err != nil {
 			f.Fatal(err)

@@ -14,16 +14,11 @@ import (
 )
 
 // A Build is one committed module: the Go package it is built from (relative
-// to the repository's root) and its file in wasm/.
+// to the repository's root) and its file in wasm/ (housebots.Builds lists
+// them).
 type Build struct {
 	File    string
 	Package string
-}
-
-// Builds are the committed modules.
-var Builds = []Build{
-	{File: "house.wasm.gz", Package: "./internal/housebots/bot"},
-	{File: "dots-and-boxes-search.wasm.gz", Package: "./examples/go/dots-and-boxes-search"},
 }
 
 // BuildFlags are the flags every module is built with: no paths of the

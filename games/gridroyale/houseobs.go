@@ -1,6 +1,10 @@
-// Package grobs reads Grid Royale observations for the wasm house bots (hostplay).
+package gridroyale
+
+// What the house's wasm ladder entries need of the game (internal/housebots):
+// which house bots play there, and how to read an observation back into a
+// State that the native house bot can be asked with.
 //
-// It reads the line in one pass with a parser of its own rather than with
+// The observation is read in one pass with a parser of its own rather than with
 // sdk.JSON, whose lazy scanning passes over the ore map three times (once
 // to find where each field ends, once to find where the array ends, once to
 // read it): the map is most of a 5 KB observation, and under cost model 4
@@ -8,32 +12,31 @@
 // the few MiB of a Go bot's memory. The state's slices are kept from one
 // observation to the next, so that reading a turn allocates next to nothing
 // and the garbage collector, whose work is memory accesses too, rarely runs.
-package grobs
 
 import (
 	"errors"
 	"fmt"
 
 	"github.com/arenabots/arena/game"
-	"github.com/arenabots/arena/games/gridroyale"
 	"github.com/arenabots/arena/sdk"
 )
 
 var errSyntax = errors.New("the observation is not the JSON expected")
 
-// Decode reads a Grid Royale observation into a new state's exported
-// fields, which are all the house bots read. A seat is out once it has no
-// unit and cannot pay for one (the rules' elimination, which never undoes).
-func Decode(obs sdk.JSON) (game.State, int, error) {
-	return decode(new(gridroyale.State), obs)
+// Ladder lists the house bots on the rated ladder, weakest first.
+func (Game) Ladder() []game.LadderEntry {
+	return []game.LadderEntry{{Name: "idle"}, {Name: "harvester"}, {Name: "house"}, {Name: "siege"}}
 }
 
-// NewDecoder returns a Decode that reads every observation into the same
-// state, reusing its slices, for one bot: the house bots read the state
-// only while answering (what they remember lives in their own fields), so
-// the next observation may overwrite it.
-func NewDecoder() func(sdk.JSON) (game.State, int, error) {
-	s := new(gridroyale.State)
+// HouseDecoder returns what reads a Grid Royale observation into a
+// state's exported fields, which are all the house bots read (a seat is out
+// once it has no unit and cannot pay for one: the rules' elimination, which
+// never undoes). It reads every observation into the same state, reusing
+// its slices, so it serves one bot: the house bots read the state only
+// while answering (what they remember lives in their own fields), so the
+// next observation may overwrite it.
+func (Game) HouseDecoder() func(sdk.JSON) (game.State, int, error) {
+	s := new(State)
 	return func(obs sdk.JSON) (game.State, int, error) { return decode(s, obs) }
 }
 
@@ -47,13 +50,13 @@ const (
 
 // target is where the fields of the object being read go.
 type target struct {
-	s    *gridroyale.State
+	s    *State
 	kind int
 }
 
-func decode(s *gridroyale.State, obs sdk.JSON) (game.State, int, error) {
+func decode(s *State, obs sdk.JSON) (game.State, int, error) {
 	b := []byte(obs)
-	*s = gridroyale.State{Ore: s.Ore[:0], Bases: s.Bases[:0], Banks: s.Banks[:0], Units: s.Units[:0],
+	*s = State{Ore: s.Ore[:0], Bases: s.Bases[:0], Banks: s.Banks[:0], Units: s.Units[:0],
 		Out: s.Out[:0], BankedAt: s.BankedAt[:0], NextID: 1}
 	var you, w int
 	var err error
@@ -113,7 +116,7 @@ func (t target) begin() {
 	case inBase:
 		t.s.Bases = append(t.s.Bases, -1, 0, 0)
 	case inUnit:
-		t.s.Units = append(t.s.Units, gridroyale.Unit{})
+		t.s.Units = append(t.s.Units, Unit{})
 	}
 }
 
@@ -162,7 +165,7 @@ func (t target) set(k []byte, v int) {
 }
 
 // param sets the parameter named k.
-func param(s *gridroyale.State, k []byte, v int) {
+func param(s *State, k []byte, v int) {
 	p := &s.Set
 	switch string(k) {
 	case "cargo_cap":
@@ -190,7 +193,7 @@ func param(s *gridroyale.State, k []byte, v int) {
 
 // finish checks what was read and derives the rest of the state. The bases
 // were read as (owner, x, y) triples.
-func finish(s *gridroyale.State, w, you int) error {
+func finish(s *State, w, you int) error {
 	s.W = w
 	if w < 1 || w > 64 || s.N < 1 || s.N > 8 || you < 0 || you >= s.N {
 		return fmt.Errorf("a %d-wide grid for %d players, seat %d", w, s.N, you)

@@ -1,5 +1,8 @@
-// Package lnbobs reads Lines and Boxes observations for the wasm house bots (hostplay).
-package lnbobs
+package linesandboxes
+
+// What the house's wasm ladder entries need of the game (internal/housebots):
+// which house bots play there, and how to read an observation back into a
+// State that the native house bot can be asked with.
 
 import (
 	"errors"
@@ -8,27 +11,34 @@ import (
 	"strings"
 
 	"github.com/arenabots/arena/game"
-	"github.com/arenabots/arena/games/linesandboxes"
 	"github.com/arenabots/arena/sdk"
 )
 
-// Decode replays the observation's move list (pre-drawn lines first,
+// Ladder lists the house bots on the rated ladder, weakest first.
+func (Game) Ladder() []game.LadderEntry {
+	return []game.LadderEntry{{Name: "random"}, {Name: "greedy"}, {Name: "search"}, {Name: "search-deep"}, {Name: "strong"}}
+}
+
+// HouseDecoder returns what reads an observation for a wasm house bot.
+func (Game) HouseDecoder() func(sdk.JSON) (game.State, int, error) { return decodeObservation }
+
+// decodeObservation replays the observation's move list (pre-drawn lines first,
 // then the players') on a fresh board of its size: the state's fields are
 // the game's own, and the list is the whole history.
-func Decode(obs sdk.JSON) (game.State, int, error) {
+func decodeObservation(obs sdk.JSON) (game.State, int, error) {
 	rows, cols := obs.Get("rows").Int(), obs.Get("cols").Int()
 	var pre []string
-	var played []linesandboxes.Segment
+	var played []Segment
 	for i, m := range obs.Get("moves").Elems() {
-		from, err := linesandboxes.ParseVertex(m.Get("from").Str())
+		from, err := ParseVertex(m.Get("from").Str())
 		if err != nil {
 			return nil, 0, fmt.Errorf("move %d: %w", i, err)
 		}
-		to, err := linesandboxes.ParseVertex(m.Get("to").Str())
+		to, err := ParseVertex(m.Get("to").Str())
 		if err != nil {
 			return nil, 0, fmt.Errorf("move %d: %w", i, err)
 		}
-		seg := linesandboxes.NewSegment(from, to)
+		seg := NewSegment(from, to)
 		if m.Get("player").Int() < 0 {
 			if len(played) > 0 {
 				return nil, 0, fmt.Errorf("move %d: a pre-drawn line after the players' moves", i)
@@ -38,7 +48,7 @@ func Decode(obs sdk.JSON) (game.State, int, error) {
 		}
 		played = append(played, seg)
 	}
-	s, err := linesandboxes.NewState(0, game.Params{
+	s, err := NewState(0, game.Params{
 		"rows": strconv.Itoa(rows), "cols": strconv.Itoa(cols), "board": strings.Join(pre, ","), "predrawn": "0"})
 	if err != nil {
 		return nil, 0, err
