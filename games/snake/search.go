@@ -13,7 +13,13 @@ import (
 // away are assumed to make a safe move.
 type searchBot struct {
 	scratch *field
+	stop    func() bool // a wasm build's fuel budget (SetStop); nil natively
 }
+
+// SetStop has the search ask stop before each outcome it values, and
+// answer with the best move so far once stop says so: as a wasm bot it
+// counts fuel, not outcomes.
+func (b *searchBot) SetStop(stop func() bool) { b.stop = stop }
 
 // nearDistance is how far (in moves) a head must be to be searched; near
 // limits how many such snakes are searched, nearest first.
@@ -27,7 +33,9 @@ func (b *searchBot) Act(st game.State, seat int) []byte {
 	if b.scratch == nil {
 		b.scratch = newField(s.Set.Width, s.Set.Height)
 	}
-	mine, _ := s.safeMoves(seat)
+	alive, calm := s.safeMoves(seat)
+	// The calm moves first, so that a search cut short has valued them.
+	mine := append(calm, slices.DeleteFunc(alive, func(d Dir) bool { return slices.Contains(calm, d) })...)
 	// The other snakes' moves: the near ones every non-fatal move, the
 	// others one safe move each.
 	head := s.Snakes[seat].Head()
@@ -67,6 +75,9 @@ func (b *searchBot) Act(st game.State, seat int) []byte {
 		worst := math.Inf(1)
 		idx := make([]int, len(near))
 		for {
+			if b.stop != nil && b.stop() {
+				return answer(best)
+			}
 			copy(moves, fixed)
 			moves[seat] = m
 			for k, i := range near {
