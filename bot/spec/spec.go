@@ -1,6 +1,6 @@
 // Package spec opens a bot from its command-line SPEC: builtin:NAME,
-// exec:COMMAND, wasm:PATH or potm:PATH. It is the one place that knows every
-// kind of bot.
+// exec:COMMAND, wasm:PATH, potm:PATH or battlesnake:URL. It is the one place
+// that knows every kind of bot.
 package spec
 
 import (
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/battlesnakebot"
 	"github.com/arenabots/arena/bot/execbot"
 	"github.com/arenabots/arena/bot/potmbot"
 	"github.com/arenabots/arena/bot/wasmbot"
@@ -16,7 +17,7 @@ import (
 )
 
 // Kinds lists the bot kinds the command line accepts.
-var Kinds = []string{"builtin", "exec", "wasm", "potm"}
+var Kinds = []string{"builtin", "exec", "wasm", "potm", "battlesnake"}
 
 // Split parses "kind:rest".
 func Split(spec string) (kind, arg string, err error) {
@@ -53,6 +54,8 @@ func Open(ctx context.Context, spec string, m bot.Match) (bot.Bot, error) {
 		b, err = wasmbot.Open(arg, m)
 	case "potm":
 		b, err = potmbot.Open(arg, m)
+	case "battlesnake":
+		b, err = battlesnakebot.Open(arg, m)
 	default:
 		err = fmt.Errorf("unknown kind %q: want one of %s", kind, strings.Join(Kinds, ", "))
 	}

@@ -88,6 +88,7 @@ var botKinds = []struct{ Spec, Doc string }{
 	{"exec:COMMAND", "a native program speaking the bot protocol (local only)"},
 	{"wasm:PATH", "a WebAssembly module, sandboxed and metered in fuel"},
 	{"potm:PATH", "an unchanged 2006 LINES and BOXES contest entry (local only)"},
+	{"battlesnake:URL", "a Battlesnake HTTP server, for Snake (local only)"},
 }
 
 type houseBotListing struct {

@@ -19,7 +19,7 @@ import (
 type matchCmd struct {
 	Game   string        `required:"" help:"Game id (see 'arena games')."`
 	Seed   uint64        `default:"1" help:"Match seed: the same seed and bots give the same match."`
-	Bot    []string      `required:"" sep:"none" help:"Bot SPEC for the next seat: builtin:NAME, exec:COMMAND, wasm:PATH or potm:PATH. Repeat in seat order."`
+	Bot    []string      `required:"" sep:"none" help:"Bot SPEC for the next seat: builtin:NAME, exec:COMMAND, wasm:PATH, potm:PATH or battlesnake:URL. Repeat in seat order."`
 	Param  []string      `sep:"none" help:"Game parameter k=v (see 'arena games'); k=@FILE reads the value from a file. Repeatable, once per name."`
 	Replay string        `help:"Write the replay to this file."`
 	JSON   bool          `name:"json" help:"Print one JSON object instead of the board (with --watch, the boards go to stderr)."`
