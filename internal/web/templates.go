@@ -34,6 +34,10 @@ func (s *Site) parseTemplates() error {
 			}
 			return out
 		},
+		// kits lists the starter kits of a game, as language and kit name:
+		// the game's own, then larger ones (GAME-KIT).
+		"kits":        gameKits,
+		"commandName": commandName,
 		"maxPlayers": func(ps []int) int {
 			m := 0
 			for _, p := range ps {

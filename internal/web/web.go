@@ -125,6 +125,8 @@ func (s *Site) routes() {
 	s.mux.HandleFunc("GET /view", s.viewPage)
 	s.mux.HandleFunc("POST /view", s.viewUpload)
 	s.mux.HandleFunc("GET /local", s.localPage)
+	s.mux.HandleFunc("GET /kits/{lang}/{kit}", s.kitArchive)
+	s.mux.HandleFunc("GET /download/{name}", s.arenaCommand)
 	if !s.opts.Service {
 		for _, p := range []string{"/arena/{game}", "/bots/new", "/leaderboard/{game}", "/account", "/players/{handle}", "/bots/{id}", "/matches/{id}"} {
 			s.mux.HandleFunc("GET "+p, s.needsService)

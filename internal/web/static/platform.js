@@ -148,6 +148,7 @@
   }
 
   if (pageName === 'newbot') {
+    Array.prototype.forEach.call(document.querySelectorAll('.server-url'), function (el) { el.textContent = location.origin; });
     var form = document.getElementById('upload'), out = document.getElementById('nb-result');
     me().then(function (m) {
       if (!m || !m.handle) return;
