@@ -355,7 +355,7 @@ func (r *Replay) checkVersion1() error {
 }
 
 // checkIdentity refuses a cost model where no fuel is metered: only a wasm
-// bot's figures follow one (bot/spec.Opener sets it).
+// bot's figures follow one (wasm:, house:) (bot/spec.Opener sets it).
 func checkIdentity(b bot.Identity) error {
 	if b.CostModel < 0 {
 		return fmt.Errorf("cost_model is %d", b.CostModel)
@@ -366,8 +366,11 @@ func checkIdentity(b bot.Identity) error {
 	return nil
 }
 
-// metered says whether a seat's bot spends fuel.
-func metered(b bot.Identity) bool { return strings.HasPrefix(b.Spec, "wasm:") }
+// metered says whether a seat's bot spends fuel: a wasm module, given by
+// its path or as a ladder entry of the house (house:NAME).
+func metered(b bot.Identity) bool {
+	return strings.HasPrefix(b.Spec, "wasm:") || strings.HasPrefix(b.Spec, "house:")
+}
 
 // Load reads and parses a replay file.
 func Load(path string) (*Replay, error) {

@@ -1,6 +1,6 @@
 // Package spec opens a bot from its command-line SPEC: builtin:NAME,
-// exec:COMMAND, wasm:PATH, potm:PATH or battlesnake:URL. It is the one place
-// that knows every kind of bot.
+// exec:COMMAND, wasm:PATH, potm:PATH, battlesnake:URL or house:NAME. It is
+// the one place that knows every kind of bot.
 package spec
 
 import (
@@ -13,11 +13,12 @@ import (
 	"github.com/arenabots/arena/bot/execbot"
 	"github.com/arenabots/arena/bot/potmbot"
 	"github.com/arenabots/arena/bot/wasmbot"
+	"github.com/arenabots/arena/internal/housebots"
 	"github.com/arenabots/arena/sandbox/meter"
 )
 
 // Kinds lists the bot kinds the command line accepts.
-var Kinds = []string{"builtin", "exec", "wasm", "potm", "battlesnake"}
+var Kinds = []string{"builtin", "exec", "wasm", "potm", "battlesnake", "house"}
 
 // Split parses "kind:rest".
 func Split(spec string) (kind, arg string, err error) {
@@ -56,6 +57,8 @@ func Open(ctx context.Context, spec string, m bot.Match) (bot.Bot, error) {
 		b, err = potmbot.Open(arg, m)
 	case "battlesnake":
 		b, err = battlesnakebot.Open(arg, m)
+	case "house":
+		b, err = openHouse(arg, m)
 	default:
 		err = fmt.Errorf("unknown kind %q: want one of %s", kind, strings.Join(Kinds, ", "))
 	}
@@ -80,9 +83,24 @@ func Opener(specs []string) bot.Opener {
 		if withID, ok := b.(bot.Identifier); ok {
 			id.SHA256 = withID.Identity().SHA256
 		}
-		if kind, _, _ := Split(specs[m.Seat]); kind == "wasm" {
+		if kind, _, _ := Split(specs[m.Seat]); kind == "wasm" || kind == "house" {
 			id.CostModel = meter.CostModel
 		}
 		return b, id, nil
 	}
+}
+
+// openHouse opens the house's ladder entry name of the match's game: the
+// very module arena serve seeds for @house, so anyone can train against the
+// ladder's house offline.
+func openHouse(name string, m bot.Match) (bot.Bot, error) {
+	entry, err := housebots.Module(m.Game.Info().ID, name)
+	if err != nil {
+		return nil, err
+	}
+	path, err := housebots.CachedPath(entry)
+	if err != nil {
+		return nil, err
+	}
+	return wasmbot.Open(path, m)
 }

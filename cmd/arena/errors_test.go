@@ -62,7 +62,7 @@ func TestMistakes(t *testing.T) {
 		{"unknown game", args([]string{"match", "--game", "chess"}, twoBots), 2, `unknown game "chess" (games: dots-and-boxes, lines-and-boxes, grid-royale)`},
 		{"one bot", args([]string{"match"}, dnb, []string{"--bot", "builtin:random"}), 2, "for 2 players, not 1"},
 		{"five bots", args([]string{"match", "--game", "grid-royale"}, twoBots, twoBots, []string{"--bot", "builtin:idle"}), 2, "for 2 or 4 players, not 5"},
-		{"spec without kind", args([]string{"match"}, dnb, []string{"--bot", "random", "--bot", "builtin:random"}), 2, "want KIND:ARG with KIND one of builtin, exec, wasm, potm, battlesnake (did you mean builtin:random?)"},
+		{"spec without kind", args([]string{"match"}, dnb, []string{"--bot", "random", "--bot", "builtin:random"}), 2, "want KIND:ARG with KIND one of builtin, exec, wasm, potm, battlesnake, house (did you mean builtin:random?)"},
 		{"module without kind", args([]string{"match"}, dnb, []string{"--bot", "bot.wasm", "--bot", "builtin:random"}), 2, "(did you mean wasm:bot.wasm?)"},
 		{"push without a scheme", []string{"push", "--server", "127.0.0.1:8080", "--token", "t", "--game", "dots-and-boxes", "--name", "a", filepath.Join(dir, "notwasm.wasm")}, 2, "starting with http:// or https://"},
 		{"unknown kind", args([]string{"match"}, dnb, []string{"--bot", "docker:x", "--bot", "builtin:random"}), 2, `unknown kind "docker"`},
@@ -253,7 +253,7 @@ func TestVersionAndListingsJSON(t *testing.T) {
 		Kinds []struct{ Spec string }
 		House []struct{ Game, Spec string }
 	}
-	if err := json.Unmarshal([]byte(out), &bots); err != nil || code != 0 || len(bots.Kinds) != 5 || len(bots.House) < 3 {
+	if err := json.Unmarshal([]byte(out), &bots); err != nil || code != 0 || len(bots.Kinds) != 6 || len(bots.House) < 3 {
 		t.Errorf("bots --json: %v: %s", err, out)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/arenabots/arena/examples"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/housebots"
 )
 
 type gamesCmd struct {
@@ -89,6 +90,7 @@ var botKinds = []struct{ Spec, Doc string }{
 	{"wasm:PATH", "a WebAssembly module, sandboxed and metered in fuel"},
 	{"potm:PATH", "an unchanged 2006 LINES and BOXES contest entry (local only)"},
 	{"battlesnake:URL", "a Battlesnake HTTP server, for Snake (local only)"},
+	{"house:NAME", "a ladder entry of @house: the wasm module arena serve plays on the rated ladder, below"},
 }
 
 type houseBotListing struct {
@@ -108,6 +110,9 @@ func (c botsCmd) Run() error {
 		for _, hb := range g.HouseBots() {
 			house = append(house, houseBotListing{g.Info().ID, "builtin:" + hb.Name, hb.Doc})
 		}
+	}
+	for _, e := range housebots.Entries() {
+		house = append(house, houseBotListing{e.Game, "house:" + e.Name, "builtin:" + e.Name + " as the ladder's wasm module, within the game's fuel"})
 	}
 	if c.JSON {
 		kinds := make([]kindListing, len(botKinds))

@@ -23,10 +23,14 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
+	"strings"
 
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/hashing"
 	"github.com/arenabots/arena/internal/housebots/hostplay"
 	"github.com/arenabots/arena/internal/housebots/modbuild"
 )
@@ -144,4 +148,58 @@ func Select(wasm []byte, game, name string) ([]byte, error) {
 	i := bytes.Index(out, blank) + len(hostplay.Marker)
 	copy(out[i:i+hostplay.SelectionLen], fmt.Sprintf("%-*s", hostplay.SelectionLen, sel))
 	return out, nil
+}
+
+// Module returns the ladder entry of game's house bot name.
+func Module(game, name string) (Bot, error) {
+	bots, err := Ladder()
+	if err != nil {
+		return Bot{}, err
+	}
+	var names []string
+	for _, b := range bots {
+		if b.Game == game && b.Name == name {
+			return b, nil
+		}
+		if b.Game == game {
+			names = append(names, b.Name)
+		}
+	}
+	if len(names) == 0 {
+		return Bot{}, fmt.Errorf("the house has no ladder entries for %s", game)
+	}
+	return Bot{}, fmt.Errorf("the house has no ladder entry %q for %s (entries: %s)", name, game, strings.Join(names, ", "))
+}
+
+// CachedPath writes b's module into the user's cache, once, named by its
+// sha256, and returns its path: wasm bots are opened from files.
+func CachedPath(b Bot) (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	dir = filepath.Join(dir, "arena", "house")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, b.SHA256+".wasm")
+	if got, err := hashing.FileSHA256(p); err == nil && got == b.SHA256 {
+		return p, nil
+	}
+	tmp, err := os.CreateTemp(dir, "house-*.wasm")
+	if err != nil {
+		return "", err
+	}
+	_, err = tmp.Write(b.Wasm)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), p)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("house module %s/%s: %w", b.Game, b.Name, err)
+	}
+	return p, nil
 }
