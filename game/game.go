@@ -208,6 +208,11 @@ type HouseBot interface {
 type HouseBotInfo struct {
 	Name string
 	Doc  string
+	// Level, when set, is the difficulty a person picks this bot by on the
+	// site's Play page ("Beginner", "Easy", "Medium", "Hard"). A game's
+	// levelled bots are listed weakest first, in the order its measured
+	// strength gives (docs/bots-strength.md).
+	Level string
 	// New makes the bot for one seat of one match. seed is derived from the
 	// match seed and seat, so a house bot's play is reproducible.
 	New func(seed uint64, seat int) HouseBot

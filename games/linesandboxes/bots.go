@@ -13,13 +13,13 @@ func (Game) HouseBots() []game.HouseBotInfo {
 		{Name: "random", Doc: "draws a uniformly random legal line", New: func(seed uint64, _ int) game.HouseBot {
 			return &randomBot{src: rng.New(seed)}
 		}},
-		{Name: "greedy", Doc: "takes the most boxes it can, otherwise avoids giving boxes away", New: func(seed uint64, _ int) game.HouseBot {
+		{Name: "greedy", Level: "Easy", Doc: "takes the most boxes it can, otherwise avoids giving boxes away", New: func(seed uint64, _ int) game.HouseBot {
 			return &greedyBot{src: rng.New(seed)}
 		}},
-		{Name: "search", Doc: "alpha-beta with a transposition table and greedy playouts at the leaves", New: func(uint64, int) game.HouseBot {
+		{Name: "search", Level: "Medium", Doc: "alpha-beta with a transposition table and greedy playouts at the leaves", New: func(uint64, int) game.HouseBot {
 			return newSearchBot(DefaultSearchBudget)
 		}},
-		{Name: "search-deep", Doc: "with strong, the strongest: the same search with three times the nodes, a bigger table, quiet lines up to three edges, and an exact search of every line from 18 edges left whenever 2,000,000 nodes finish it", New: func(uint64, int) game.HouseBot {
+		{Name: "search-deep", Level: "Hard", Doc: "with strong, the strongest: the same search with three times the nodes, a bigger table, quiet lines up to three edges, and an exact search of every line from 18 edges left whenever 2,000,000 nodes finish it", New: func(uint64, int) game.HouseBot {
 			return newDeepSearchBot()
 		}},
 		{Name: "strong", Doc: "search-deep that values the end of the safe phase by its chains (who must open, how many odd chains, even chains and loops are left) and whose playouts open chains by that rule", New: func(uint64, int) game.HouseBot {

@@ -8,11 +8,11 @@ import (
 // HouseBots lists the built-in players, weakest first.
 func (Game) HouseBots() []game.HouseBotInfo {
 	return []game.HouseBotInfo{
-		{Name: "random", Doc: "any move but back into its own neck, at random",
+		{Name: "random", Level: "Beginner", Doc: "any move but back into its own neck, at random",
 			New: func(seed uint64, _ int) game.HouseBot { return &randomBot{src: rng.New(seed)} }},
-		{Name: "safe", Doc: "never moves into certain death when it can avoid it, and keeps its head away from snakes as long as itself; otherwise at random",
+		{Name: "safe", Level: "Easy", Doc: "never moves into certain death when it can avoid it, and keeps its head away from snakes as long as itself; otherwise at random",
 			New: func(seed uint64, _ int) game.HouseBot { return &safeBot{src: rng.New(seed)} }},
-		{Name: "search", Doc: "the strong one: tries each of its moves against the worst replies of the snakes near it, and values what follows by the cells it reaches first, the room it has, length and food",
+		{Name: "search", Level: "Hard", Doc: "the strong one: tries each of its moves against the worst replies of the snakes near it, and values what follows by the cells it reaches first, the room it has, length and food",
 			New: func(uint64, int) game.HouseBot { return &searchBot{} }},
 	}
 }
