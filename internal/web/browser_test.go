@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -364,9 +365,16 @@ func TestBrowserReplayViewer(t *testing.T) {
 	srv := newTestSite(t, Options{Local: r})
 	steps(t, ctx, "opening the local replay", chromedp.Navigate(srv.URL+"/local"))
 	waitJS(t, ctx, "the replay", "Arena.viewer && Arena.viewer.frames.length === 401", 20*time.Second)
-	if i := eval[int](t, ctx, "Arena.viewer.index"); i != 0 {
-		t.Fatalf("a replay opens at turn %d, want 0", i)
+	// A finished match plays from its start when opened; Space pauses it.
+	waitJS(t, ctx, "the replay playing by itself", "Arena.viewer.playing && Arena.viewer.index > 0", 10*time.Second)
+	steps(t, ctx, "pausing the autoplay", chromedp.KeyEvent(" "))
+	waitJS(t, ctx, "paused", "!Arena.viewer.playing", 5*time.Second)
+	paused := eval[int](t, ctx, "Arena.viewer.index")
+	time.Sleep(time.Second)
+	if i := eval[int](t, ctx, "Arena.viewer.index"); i != paused {
+		t.Fatalf("paused at turn %d, then at turn %d a second later", paused, i)
 	}
+	steps(t, ctx, "to the first turn", chromedp.KeyEvent(kb.Home))
 	steps(t, ctx, "stepping with the keyboard", chromedp.KeyEvent("l"), chromedp.KeyEvent("l"), chromedp.Click(chromedp.CSS("#b-next")))
 	waitJS(t, ctx, "turn 3", "Arena.viewer.index === 3", 5*time.Second)
 	if !strings.Contains(eval[string](t, ctx, "location.search"), "turn=3") {
@@ -401,6 +409,38 @@ func TestBrowserReplayViewer(t *testing.T) {
 	// A link to a turn opens there.
 	steps(t, ctx, "a turn link", chromedp.Navigate(srv.URL+eval[string](t, ctx, "location.pathname")+"?turn=123"))
 	waitJS(t, ctx, "turn 123", "Arena.viewer && Arena.viewer.frames.length === 401 && Arena.viewer.index === 123", 20*time.Second)
+	time.Sleep(time.Second)
+	if i, playing := eval[int](t, ctx, "Arena.viewer.index"), eval[bool](t, ctx, "Arena.viewer.playing"); i != 123 || playing {
+		t.Fatalf("a link to turn 123 is at turn %d a second later (playing %v); it opens paused", i, playing)
+	}
+}
+
+// A match watched live ends on its final state: the server's final snapshot
+// does not send the view back to turn 0, nor start it playing again.
+func TestBrowserLiveMatchEndsOnTheFinalState(t *testing.T) {
+	ctx := browser(t)
+	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
+	data, err := r.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var turns [][]byte
+	for i := range r.Turns {
+		b, _ := json.Marshal(&r.Turns[i])
+		turns = append(turns, b)
+	}
+	srv := serveWithAPI(t, Options{Service: true}, fakeAPI(t, data, turns, 10))
+	steps(t, ctx, "watching the match live", chromedp.Navigate(srv.URL+"/matches/1"))
+	last := len(r.Turns)
+	waitJS(t, ctx, "the end", fmt.Sprintf("Arena.viewer && Arena.viewer.done && Arena.viewer.frames.length === %d", last+1), 20*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	if i, playing := eval[int](t, ctx, "Arena.viewer.index"), eval[bool](t, ctx, "Arena.viewer.playing"); i != last || playing {
+		t.Fatalf("after the end the view is at turn %d (playing %v), want the final turn %d", i, playing, last)
+	}
+	if label := eval[string](t, ctx, "document.getElementById('turnlabel').textContent"); label != fmt.Sprintf("turn %d of %d", last, last) {
+		t.Fatalf("turn label %q", label)
+	}
+	shot(t, ctx, "platform-live-ended")
 }
 
 func TestBrowserOpenReplayFileAndPhone(t *testing.T) {

@@ -317,6 +317,10 @@
   // Data arrives as server-sent events; a finished match sends one snapshot.
   var wanted = parseInt(new URL(location.href).searchParams.get('turn'), 10);
   function onInit(d) {
+    // A second snapshot is the final one of a match this page watched live:
+    // it ends on the final state (or where the visitor scrubbed to), never
+    // back at turn 0.
+    var again = V.frames.length > 0, keep = again && !V.follow ? V.index : -1;
     V.bots = d.bots || []; V.players = d.players | 0; V.done = !!d.done; V.live = !!d.live;
     V.prompt = d.prompt == null ? -1 : d.prompt; V.failed = d.failed || '';
     var rep = d.replay || {};
@@ -327,14 +331,15 @@
     drawLogs();
     prepareAll();
     collectFailures(); drawMarks(); drawCharts();
-    var start = V.frames.length - 1;
+    var start = V.frames.length - 1, autoplay = false;
     if (!isNaN(wanted)) { start = Math.max(0, Math.min(start, wanted)); wanted = NaN; V.follow = start === V.frames.length - 1; }
-    else if (V.done && V.human < 0) start = 0;
+    else if (keep >= 0) start = Math.min(start, keep);
+    else if (V.done && !again && start > 0) { start = 0; autoplay = true; } // a finished match plays from its start
     V.index = start;
     V.draw(false);
     V.describe();
     document.getElementById('dl').hidden = !V.done;
-    if (V.done && V.human < 0 && V.index === 0 && V.frames.length > 1 && !V.autoplayed) { V.autoplayed = true; }
+    if (autoplay) setPlaying(true);
   }
   function onTurn(d) {
     V.turns.push(d.turn); V.frames.push(d.frame);
