@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -419,16 +418,7 @@ func TestBrowserReplayViewer(t *testing.T) {
 // does not send the view back to turn 0, nor start it playing again.
 func TestBrowserLiveMatchEndsOnTheFinalState(t *testing.T) {
 	ctx := browser(t)
-	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
-	data, err := r.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var turns [][]byte
-	for i := range r.Turns {
-		b, _ := json.Marshal(&r.Turns[i])
-		turns = append(turns, b)
-	}
+	r, data, turns := liveMatch(t)
 	srv := serveWithAPI(t, Options{Service: true}, fakeAPI(t, data, turns, 10))
 	steps(t, ctx, "watching the match live", chromedp.Navigate(srv.URL+"/matches/1"))
 	last := len(r.Turns)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/arenabots/arena/internal/visitors"
+	"github.com/arenabots/arena/replay"
 )
 
 // fakeAPI serves one match the way the platform's API does: running while
@@ -54,10 +55,10 @@ func fakeAPI(t *testing.T, replayJSON []byte, turns [][]byte, past int) http.Han
 	return mux
 }
 
-// A running platform match reaches the viewer turn by turn, with the states
-// rebuilt from its seed and the live turns; then the whole replay. A view
-// opened late starts from the turns so far.
-func TestPlatformMatchLive(t *testing.T) {
+// liveMatch plays a Dots and Boxes match for fakeAPI: its replay, the
+// replay's bytes, and each turn as the API's live stream sends it.
+func liveMatch(t *testing.T) (*replay.Replay, []byte, [][]byte) {
+	t.Helper()
 	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
 	data, err := r.Marshal()
 	if err != nil {
@@ -68,6 +69,14 @@ func TestPlatformMatchLive(t *testing.T) {
 		b, _ := json.Marshal(&r.Turns[i])
 		turns = append(turns, b)
 	}
+	return r, data, turns
+}
+
+// A running platform match reaches the viewer turn by turn, with the states
+// rebuilt from its seed and the live turns; then the whole replay. A view
+// opened late starts from the turns so far.
+func TestPlatformMatchLive(t *testing.T) {
+	r, data, turns := liveMatch(t)
 	for _, past := range []int{0, 1, 25, len(turns)} {
 		t.Run(fmt.Sprintf("late by %d turns", past), func(t *testing.T) {
 			site, err := New(Options{Service: true})
