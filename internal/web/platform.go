@@ -106,12 +106,12 @@ func (m *platformMatch) names() []string {
 func (s *Site) platformMatchAt(w http.ResponseWriter, r *http.Request, path string) (int64, *platformMatch, game.Game, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
-		s.fail(w, r, http.StatusNotFound, "There is no such match.")
+		s.fail(w, r, http.StatusNotFound, "There is no such match: a match's address is /matches/ and its number.")
 		return 0, nil, nil, false
 	}
 	var m platformMatch
 	if code, err := s.apiGet(r, fmt.Sprintf(path, id), &m); err != nil {
-		s.fail(w, r, code, err.Error())
+		s.apiFail(w, r, code, err, fmt.Sprintf("There is no match %d. The Arena of each game lists the matches being played and the finished ones.", id))
 		return 0, nil, nil, false
 	}
 	g := lookupGame(m.Game)
@@ -292,6 +292,23 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// me says who is logged in, for the pages' header: the API's /api/v1/me,
+// but `null` with 200 for a visitor who is not, so that no logged-out page
+// logs a failed request in the browser's console.
+func (s *Site) me(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	var me json.RawMessage
+	code, err := s.apiGet(r, "/api/v1/me", &me)
+	switch {
+	case err == nil:
+		writeJSON(w, http.StatusOK, me)
+	case code == http.StatusUnauthorized:
+		writeJSON(w, http.StatusOK, nil)
+	default:
+		writeJSON(w, code, map[string]string{"error": err.Error()})
+	}
+}
+
 // pipeWriter is a ResponseWriter that streams a handler's body into a pipe.
 type pipeWriter struct {
 	w    *io.PipeWriter
@@ -316,6 +333,48 @@ func (p *pipeWriter) Write(b []byte) (int, error) {
 }
 func (p *pipeWriter) Flush() {}
 
+// apiFail shows the error page for an API answer that was not 200: missing
+// says what is missing, in words, for a 404; other statuses keep the API's
+// own message, which names the problem.
+func (s *Site) apiFail(w http.ResponseWriter, r *http.Request, code int, err error, missing string) {
+	switch {
+	case code == http.StatusNotFound || code == http.StatusBadRequest:
+		s.fail(w, r, http.StatusNotFound, missing)
+	case code == http.StatusTooManyRequests:
+		s.fail(w, r, code, "Too many requests from your address.")
+	case code < 500:
+		s.fail(w, r, code, "The server refused: "+err.Error()+".")
+	default:
+		s.log.Error("the site's request to the API failed", "path", r.URL.Path, "status", code, "err", err)
+		s.fail(w, r, code, "The server could not answer.")
+	}
+}
+
+// subject checks that the bot or player a page shows exists, so that a
+// missing one gets an error page with its status, and tells its game.
+func (s *Site) subject(w http.ResponseWriter, r *http.Request) (gameID string, ok bool) {
+	var sub struct{ Game string }
+	if id := r.PathValue("id"); id != "" {
+		n, err := strconv.ParseInt(id, 10, 64)
+		if err != nil || n <= 0 {
+			s.fail(w, r, http.StatusNotFound, "There is no such bot: a bot's address is /bots/ and its number, as the Leaderboard links it.")
+			return "", false
+		}
+		if code, err := s.apiGet(r, fmt.Sprintf("/api/v1/bots/%d", n), &sub); err != nil {
+			s.apiFail(w, r, code, err, fmt.Sprintf("There is no bot %d. The Leaderboard of each game lists its bots.", n))
+			return "", false
+		}
+	}
+	if h := r.PathValue("handle"); h != "" {
+		if code, err := s.apiGet(r, "/api/v1/players/"+url.PathEscape(strings.TrimPrefix(h, "@")), &sub); err != nil {
+			s.apiFail(w, r, code, err, "There is no player called "+strconv.Quote(h)+". The Leaderboard of each game links its players.")
+			return "", false
+		}
+		sub.Game = ""
+	}
+	return sub.Game, true
+}
+
 // platformPage renders a page whose content the browser fetches from the API.
 func (s *Site) platformPage(name, section, title string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -324,12 +383,19 @@ func (s *Site) platformPage(name, section, title string) http.HandlerFunc {
 		if gid == "" {
 			gid = r.URL.Query().Get("game")
 		}
+		if name == "bot" || name == "player" {
+			g, ok := s.subject(w, r)
+			if !ok {
+				return
+			}
+			gid = g
+		}
 		if g := lookupGame(gid); g != nil {
 			gv := viewOf(g)
 			p.Game = &gv
 			p.Title = gv.Name + ": " + title
 		} else if r.PathValue("game") != "" {
-			s.fail(w, r, http.StatusNotFound, "There is no game called "+strconv.Quote(gid)+".")
+			s.fail(w, r, http.StatusNotFound, "There is no game called "+strconv.Quote(gid)+": the games are listed above.")
 			return
 		}
 		s.render(w, http.StatusOK, name, p)

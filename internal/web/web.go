@@ -125,6 +125,12 @@ func (s *Site) routes() {
 	s.mux.HandleFunc("GET /view", s.viewPage)
 	s.mux.HandleFunc("POST /view", s.viewUpload)
 	s.mux.HandleFunc("GET /local", s.localPage)
+	s.mux.HandleFunc("GET /favicon.ico", favicon)
+	s.mux.HandleFunc("/", s.notFound)
+	s.mux.HandleFunc("GET /play", s.choose("play", "Play built-ins", "house bots to play against"))
+	s.mux.HandleFunc("GET /rules", s.choose("rules", "Rules", "rules"))
+	s.mux.HandleFunc("GET /arena", s.choose("arena", "Arena", "Arena of live and finished matches"))
+	s.mux.HandleFunc("GET /leaderboard", s.choose("leaderboard", "Leaderboard", "leaderboard"))
 	if !s.opts.Service {
 		for _, p := range []string{"/arena/{game}", "/bots/new", "/leaderboard/{game}", "/account", "/players/{handle}", "/bots/{id}", "/matches/{id}"} {
 			s.mux.HandleFunc("GET "+p, s.needsService)
@@ -140,6 +146,7 @@ func (s *Site) routes() {
 	s.mux.HandleFunc("GET /account", s.platformPage("account", "", "Your account"))
 	s.mux.HandleFunc("GET /matches/{id}", s.matchPage)
 	s.mux.HandleFunc("GET /matches/{id}/events", s.matchEvents)
+	s.mux.HandleFunc("GET /me.json", s.me)
 }
 
 func cacheStatic(h http.Handler) http.Handler {
@@ -214,7 +221,49 @@ func (s *Site) fail(w http.ResponseWriter, r *http.Request, status int, msg stri
 		writeJSON(w, status, map[string]string{"error": msg})
 		return
 	}
-	s.render(w, status, "error", page{Title: http.StatusText(status), Data: msg})
+	s.render(w, status, "error", page{Title: http.StatusText(status), Section: sectionOf(r.URL.Path), Data: errorData{Message: msg, Next: nextStep(status)}})
+}
+
+// errorData is what an error page says: what went wrong, and what to do.
+type errorData struct{ Message, Next string }
+
+// nextStep is the error page's advice for a status.
+func nextStep(status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return "Check the address, or go on from the links above: every game, its Arena, its Leaderboard and its Rules."
+	case http.StatusBadRequest:
+		return "Go back, correct what the message names, and send it again."
+	case http.StatusForbidden:
+		return "Log in as the owner (Log in, top right), or go back to a page of your own."
+	case http.StatusRequestEntityTooLarge:
+		return "Go back and send something smaller."
+	case http.StatusTooManyRequests:
+		return "Wait a minute, then try again."
+	case http.StatusConflict:
+		return "Wait until it ends, then reload this page."
+	}
+	return "Try again in a minute; if it keeps failing, tell whoever runs this site."
+}
+
+// notFound answers every path the site does not serve.
+func (s *Site) notFound(w http.ResponseWriter, r *http.Request) {
+	s.fail(w, r, http.StatusNotFound, "There is no page at "+strconv.Quote(r.URL.Path)+".")
+}
+
+// choose is a section without a game: it lists the games to pick from.
+func (s *Site) choose(path, title, what string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.render(w, http.StatusOK, "choose", page{Title: title, Section: path, Data: map[string]string{"Path": path, "What": what}})
+	}
+}
+
+// favicon is the icon for browsers that ask /favicon.ico whatever the page says.
+func favicon(w http.ResponseWriter, r *http.Request) {
+	data, _ := staticFS.ReadFile("static/favicon.svg")
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "max-age=86400")
+	w.Write(data)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

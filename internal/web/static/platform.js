@@ -235,7 +235,8 @@
         });
       });
     }, function (e) { document.getElementById('b-title').textContent = e.message; });
-    api('GET', '/api/v1/bots/' + encodeURIComponent(id) + '/ratings?limit=200').then(function (d) { ratingChart(document.getElementById('b-chart'), (d.points || []).slice().reverse()); });
+    api('GET', '/api/v1/bots/' + encodeURIComponent(id) + '/ratings?limit=200').then(function (d) { ratingChart(document.getElementById('b-chart'), (d.points || []).slice().reverse()); },
+      function (e) { document.getElementById('b-chart-note').textContent = e.message; });
     api('GET', '/api/v1/matches?bot=' + encodeURIComponent(id) + '&limit=50').then(function (d) {
       var ms = d.matches || [];
       fillMatches(document.getElementById('b-matches'), ms.slice(0, 20));
@@ -246,7 +247,7 @@
         t.appendChild(h('tr', null, [h('th', { scope: 'row' }, [h('span', { cls: 'st st-' + k, text: k })]), h('td', { text: String(counts[k] || 0) + (total ? ' (' + Math.round(100 * (counts[k] || 0) / total) + '%)' : '') })]));
       });
       t.appendChild(h('caption', { text: ms.length ? 'Every answer in its ' + ms.length + ' most recent ' + (ms.length === 1 ? 'match' : 'matches') + '.' : 'No matches yet.' }));
-    });
+    }, function (e) { fail(document.getElementById('b-matches'), e); });
   }
 
   function ratingChart(svg, pts) {
