@@ -239,7 +239,7 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		partial, _ := json.Marshal(map[string]any{"game": m.Game, "turns": kept})
 		send("init", snapshot{viewData: &viewData{Game: m.Game, Name: g.Info().Name, Players: len(m.Seats), Bots: m.names(),
-			Frames: frames, Replay: partial}, Human: -1, Prompt: -1, Live: true})
+			Frames: frames, Replay: partial}, Human: -1, Prompt: -1, Live: true, Queued: m.State == "queued" && len(kept) == 0})
 		frames = nil
 	}
 

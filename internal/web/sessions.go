@@ -458,9 +458,11 @@ func (s *session) unsubscribe(ch chan sseEvent) {
 // snapshot is the viewer's data for a session at this moment.
 type snapshot struct {
 	*viewData
-	Human  int    `json:"human"`
-	Prompt int    `json:"prompt"`
-	Live   bool   `json:"live"`
+	Human  int  `json:"human"`
+	Prompt int  `json:"prompt"`
+	Live   bool `json:"live"`
+	// Queued says that a platform match waits for a worker.
+	Queued bool   `json:"queued,omitempty"`
 	Failed string `json:"failed,omitempty"`
 }
 

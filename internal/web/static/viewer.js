@@ -75,7 +75,7 @@
     }
     scrub.max = String(V.frames.length - 1);
     scrub.value = String(i);
-    turnLabel.textContent = 'turn ' + i + ' of ' + (V.frames.length - 1) + (V.done ? '' : ' so far');
+    turnLabel.textContent = V.queued ? 'not started' : 'turn ' + i + ' of ' + (V.frames.length - 1) + (V.done ? '' : ' so far');
     drawSeats();
     drawCursor();
     V.listeners.forEach(function (fn) { fn(); });
@@ -308,6 +308,7 @@
   function describe() {
     if (V.failed) return 'The match stopped: ' + V.failed;
     if (V.done) return 'Finished after ' + (V.frames.length - 1) + ' turns. ' + resultText();
+    if (V.queued) return 'Queued: the match waits for a free worker, and is shown here from its first turn.';
     if (V.prompt >= 0 && V.mine) return 'Your move.';
     if (V.human >= 0) return V.mine ? 'The house bot is thinking…' : 'Live: a person is playing.';
     return root.getAttribute('data-match') !== '0' ? 'Live: the bots are playing.' : 'Live: the house bots are playing.';
@@ -321,7 +322,7 @@
     // it ends on the final state (or where the visitor scrubbed to), never
     // back at turn 0.
     var again = V.frames.length > 0, keep = again && !V.follow ? V.index : -1;
-    V.bots = d.bots || []; V.players = d.players | 0; V.done = !!d.done; V.live = !!d.live;
+    V.bots = d.bots || []; V.players = d.players | 0; V.done = !!d.done; V.live = !!d.live; V.queued = !!d.queued && !V.done;
     V.prompt = d.prompt == null ? -1 : d.prompt; V.failed = d.failed || '';
     var rep = d.replay || {};
     V.turns = (rep.turns || []).slice(0, Math.max(0, (d.frames || []).length - 1));
@@ -342,6 +343,7 @@
     if (autoplay) setPlaying(true);
   }
   function onTurn(d) {
+    V.queued = false;
     V.turns.push(d.turn); V.frames.push(d.frame);
     prepareAll();
     if (V.follow && !V.playing) V.go(V.frames.length - 1, true);
@@ -367,7 +369,7 @@
     es.close();
     if (V.done) return;
     var d = JSON.parse(e.data || '{}');
-    V.done = true; V.live = false; V.prompt = -1; V.failed = d.failed || '';
+    V.done = true; V.live = false; V.queued = false; V.prompt = -1; V.failed = d.failed || '';
     V.result = d.result || null;
     document.getElementById('dl').hidden = false;
     collectFailures(); drawMarks(); drawCharts();
