@@ -357,6 +357,9 @@ func (r *Replay) checkVersion1() error {
 // checkIdentity refuses a cost model where no fuel is metered: only a wasm
 // bot's figures follow one (bot/spec.Opener sets it).
 func checkIdentity(b bot.Identity) error {
+	if len(b.Name) > maxBotName {
+		return fmt.Errorf("name is %d bytes, more than %d", len(b.Name), maxBotName)
+	}
 	if b.CostModel < 0 {
 		return fmt.Errorf("cost_model is %d", b.CostModel)
 	}
@@ -365,6 +368,10 @@ func checkIdentity(b bot.Identity) error {
 	}
 	return nil
 }
+
+// maxBotName bounds a bot's display name in a replay (a handle and a bot
+// name are a few dozen bytes).
+const maxBotName = 256
 
 // metered says whether a seat's bot spends fuel.
 func metered(b bot.Identity) bool { return strings.HasPrefix(b.Spec, "wasm:") }

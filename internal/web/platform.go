@@ -130,8 +130,40 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request) {
 	}
 	gv := viewOf(g)
 	info := sessionInfo{ID: strconv.FormatInt(id, 10), Human: -1, Bots: m.names(), Players: len(m.Seats),
-		Events: fmt.Sprintf("/matches/%d/events", id), Download: fmt.Sprintf("/api/v1/matches/%d/replay", id), Match: id}
+		Events: fmt.Sprintf("/matches/%d/events", id), Download: fmt.Sprintf("/matches/%d/replay.json", id), Match: id}
 	s.render(w, http.StatusOK, "session", page{Title: fmt.Sprintf("%s: match %d", gv.Name, id), Game: &gv, Section: "arena", Data: info})
+}
+
+// matchReplay is a finished match's replay file with each seat's name as
+// the site shows it (@player/bot), which the API's replay, naming each bot
+// by its module's hash, does not carry.
+func (s *Site) matchReplay(w http.ResponseWriter, r *http.Request) {
+	id, m, _, ok := s.platformMatchAt(w, r, "/api/v1/matches/%d")
+	if !ok {
+		return
+	}
+	if len(m.Replay) == 0 || string(m.Replay) == "null" {
+		s.fail(w, r, http.StatusConflict, "The match has no replay yet: it is ready when the match ends.")
+		return
+	}
+	rep, err := replay.Parse(m.Replay)
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "The match's replay could not be read: "+err.Error())
+		return
+	}
+	for i, name := range m.names() {
+		if i < len(rep.Bots) {
+			rep.Bots[i].Name = name
+		}
+	}
+	data, err := rep.Marshal()
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "The replay could not be written.")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-match-%d.json"`, rep.Game, id))
+	w.Write(data)
 }
 
 // matchEvents streams a platform match to the viewer: a finished one as one

@@ -432,3 +432,46 @@ func serveWithAPI(t *testing.T, opts Options, api http.Handler) *httptest.Server
 	t.Cleanup(srv.Close)
 	return srv
 }
+
+// A platform match's replay downloaded from the site names each seat as the
+// site does, still verifies, and shows those names when opened again.
+func TestDownloadedReplayKeepsNames(t *testing.T) {
+	r, data, turns := liveMatch(t)
+	srv := serveWithAPI(t, Options{Service: true}, fakeAPI(t, data, turns, len(turns)))
+	resp, err := http.Get(srv.URL + "/matches/1/replay.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusConflict {
+		t.Fatalf("the replay of a running match: %d, want 409", resp.StatusCode)
+	}
+	resp, _ = http.Get(srv.URL + "/matches/1/events") // to its end: the fake API's match is finished after
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	resp, _ = http.Get(srv.URL + "/matches/1/replay.json")
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Disposition"), "attachment") {
+		t.Fatalf("download: %d %q", resp.StatusCode, resp.Header.Get("Content-Disposition"))
+	}
+	got, err := replay.Parse(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Bots[0].Name != "@house/greedy" || got.Bots[1].Name != "@eve/<b>x</b>" || got.Bots[0].Spec != r.Bots[0].Spec {
+		t.Fatalf("bots in the download: %+v", got.Bots)
+	}
+	if err := replay.Verify(got, lookupGame(got.Game)); err != nil {
+		t.Fatalf("the download does not verify: %v", err)
+	}
+	site, _ := New(Options{})
+	sess, err := site.openReplay(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := sess.snapshot(); v.Bots[1] != "@eve/<b>x</b>" {
+		t.Fatalf("the opened file shows %q", v.Bots)
+	}
+}

@@ -146,6 +146,7 @@ func (s *Site) routes() {
 	s.mux.HandleFunc("GET /account", s.platformPage("account", "", "Your account"))
 	s.mux.HandleFunc("GET /matches/{id}", s.matchPage)
 	s.mux.HandleFunc("GET /matches/{id}/events", s.matchEvents)
+	s.mux.HandleFunc("GET /matches/{id}/replay.json", s.matchReplay)
 	s.mux.HandleFunc("GET /me.json", s.me)
 }
 
