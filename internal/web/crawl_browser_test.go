@@ -1,18 +1,25 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/arenabots/arena/sandbox/wasmtest"
 )
 
 // problems collects what a page must not do: a console error, an uncaught
@@ -78,6 +85,9 @@ func (p *problems) take() []string {
 	return out
 }
 
+// oneMatches is a plural after one.
+var oneMatches = regexp.MustCompile(`\b1 (rated )?matches`)
+
 // sections are the five entries every page links to.
 var sections = []string{"Play built-ins", "Arena", "+ New bot", "Leaderboard", "Rules"}
 
@@ -94,7 +104,11 @@ func checkPage(t *testing.T, ctx context.Context, p *problems, path string) stri
 	for _, f := range p.take() {
 		t.Errorf("%s: %s", path, f)
 	}
-	return eval[string](t, ctx, "document.body.innerText")
+	body := eval[string](t, ctx, "document.body.innerText")
+	if m := oneMatches.FindString(body); m != "" {
+		t.Errorf("%s says %q", path, m)
+	}
+	return body
 }
 
 // Missing things and unknown addresses are pages: the site's look, the five
@@ -146,4 +160,118 @@ func exceptionText(d *runtime.ExceptionDetails) string {
 		return d.Exception.Description
 	}
 	return d.Text
+}
+
+// TestBrowserCrawl visits every page reachable from the home page, logged
+// out and then logged in, on a platform with house matches played and a
+// player with a refused bot: no page may log a console error, throw, ask
+// for something that fails (other than the page's own status), or lack one
+// of the five sections. It keeps a screenshot of each page kind.
+func TestBrowserCrawl(t *testing.T) {
+	loop := wasmtest.GoBuild(t, "../server/testdata/loop", "")
+	base := platform(t)
+	ctx := browser(t)
+	p := watch(t, ctx)
+
+	// A player whose only bot was refused (it never answers).
+	var acc struct{ Token string }
+	apiCall(t, "POST", base+"/api/v1/accounts", "", map[string]string{"handle": "crawler", "password": "correct horse battery"}, &acc)
+	data, err := os.ReadFile(loop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("POST", base+"/api/v1/games/dots-and-boxes/bots/looper", bytes.NewReader(data))
+	req.Header.Set("Authorization", "Bearer "+acc.Token)
+	req.Header.Set("Content-Type", "application/wasm")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 422 {
+		t.Fatalf("the looping bot's upload: %d, want 422 (refused)", resp.StatusCode)
+	}
+	// Some finished house matches to follow links to.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var list struct{ Matches []struct{ ID int64 } }
+		apiCall(t, "GET", base+"/api/v1/matches?state=finished&limit=3", "", nil, &list)
+		if len(list.Matches) >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no finished matches within a minute")
+		}
+		time.Sleep(time.Second)
+	}
+
+	crawl(t, ctx, p, base, "out")
+
+	steps(t, ctx, "logging in", chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.CSS("#login")),
+		chromedp.SendKeys(chromedp.CSS("#li-handle"), "crawler"), chromedp.SendKeys(chromedp.CSS("#li-password"), "correct horse battery"),
+		chromedp.Click(chromedp.CSS("#li-submit")))
+	waitJS(t, ctx, "logged in, the bot's state known", "!document.getElementById('acc-in').hidden && document.querySelector('#acc-bots .st')", 20*time.Second)
+	if bots := eval[string](t, ctx, "document.getElementById('acc-bots').textContent"); !strings.Contains(bots, "refused") || strings.Contains(bots, "rating") {
+		t.Errorf("the account lists the refused bot as %q", bots)
+	}
+	shot(t, ctx, "crawl-account-refused-bot")
+	crawl(t, ctx, p, base, "in")
+}
+
+// crawlSkip are links not to follow: downloads, streams, the API.
+var crawlSkip = regexp.MustCompile(`^/api/|/events$|\.json$|^/static/`)
+
+// crawl visits every page reachable from base's home page (a few of each
+// kind of bot, player and match) and checks each with checkPage.
+func crawl(t *testing.T, ctx context.Context, p *problems, base, tag string) {
+	t.Helper()
+	kinds := map[string]int{}
+	kind := regexp.MustCompile(`^/(matches|bots|players)/[^/?]+$`)
+	seen := map[string]bool{"/": true}
+	queue := []string{"/"}
+	for len(queue) > 0 && len(seen) < 120 {
+		path := queue[0]
+		queue = queue[1:]
+		c, cancel := context.WithTimeout(ctx, 30*time.Second)
+		resp, err := chromedp.RunResponse(c, chromedp.Navigate(base+path))
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if resp.Status != http.StatusOK {
+			t.Errorf("%s (linked): status %d", path, resp.Status)
+		}
+		// The pages fill themselves from the API: give them a moment.
+		waitJS(t, ctx, "the page to settle", "document.readyState === 'complete' && !/Loading…/.test(document.body.innerText)", 20*time.Second)
+		time.Sleep(300 * time.Millisecond)
+		checkPage(t, ctx, p, tag+" "+path)
+		name := "crawl-" + tag + strings.NewReplacer("/", "-", "?", "-", "=", "-").Replace(path)
+		if m := kind.FindStringSubmatch(strings.SplitN(path, "?", 2)[0]); m == nil || kinds[m[1]] <= 1 {
+			shot(t, ctx, name)
+		}
+		links := eval[[]string](t, ctx, "Array.from(document.querySelectorAll('a[href]')).filter(function(a){return !a.hasAttribute('download')}).map(function(a){return a.getAttribute('href')})")
+		for _, l := range links {
+			u, err := url.Parse(l)
+			if err != nil || u.Host != "" || !strings.HasPrefix(u.Path, "/") || crawlSkip.MatchString(u.Path) {
+				continue
+			}
+			u.Fragment = ""
+			q := u.Query()
+			q.Del("turn")
+			u.RawQuery = q.Encode()
+			next := u.String()
+			if seen[next] {
+				continue
+			}
+			if m := kind.FindStringSubmatch(u.Path); m != nil {
+				if kinds[m[1]] >= 3 {
+					continue
+				}
+				kinds[m[1]]++
+			}
+			seen[next] = true
+			queue = append(queue, next)
+		}
+	}
+	t.Logf("crawled %d pages (%s)", len(seen), tag)
 }

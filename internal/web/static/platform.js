@@ -55,6 +55,28 @@
     var a = document.querySelector('nav.games a[href="/rules/' + String(id).replace(/[^a-z0-9-]/g, '') + '"]');
     return a ? a.textContent : String(id);
   }
+  function count(n, one, many) { return Number(n) + ' ' + (Number(n) === 1 ? one : many); }
+  // botItem is one of the visitor's own bots in a list: its rating only once
+  // a version has passed the check; a bot without one says refused, or being
+  // checked, which the bot's versions tell.
+  function botState(versions) {
+    var vs = versions || [], last = vs[vs.length - 1];
+    if (vs.some(function (v) { return v.state === 'active'; })) return 'active';
+    return last && last.state === 'checking' ? 'checking' : 'refused';
+  }
+  function stateLabel(state) { return state === 'checking' ? h('span', { cls: 'st st-ignored', text: 'being checked' }) : h('span', { cls: 'st st-malformed', text: 'refused' }); }
+  function botItem(b) {
+    var info = h('span', { text: '…' });
+    var li = h('li', null, [botLink(b.id, b.name), h('span', { cls: 'pill', text: gameName(b.game) }), info, b.retired ? h('span', { cls: 'pill', text: 'retired' }) : null]);
+    api('GET', '/api/v1/bots/' + encodeURIComponent(String(b.id))).then(function (full) {
+      var state = botState(full.versions);
+      clear(info);
+      if (state === 'active') info.textContent = 'rating ' + b.rating + ', ' + count(b.matches, 'match', 'matches');
+      else info.appendChild(stateLabel(state));
+      if (state === 'refused') info.appendChild(document.createTextNode(' no version passed its check; upload a new one'));
+    }, function (e) { info.textContent = e.message; });
+    return li;
+  }
   function size(n) { return n >= 1 << 20 ? (n / (1 << 20)).toFixed(1) + ' MiB' : Math.max(1, Math.round(n / 1024)) + ' KiB'; }
   function fail(el, err) { clear(el); el.appendChild(h('span', { cls: 'err-msg', text: String(err.message || err) })); }
 
@@ -155,7 +177,7 @@
       var mine = document.getElementById('mybots'), list = document.getElementById('mybots-list');
       var showMine = function (bots) {
         clear(list); mine.hidden = !bots.length;
-        bots.forEach(function (b) { list.appendChild(h('li', null, [botLink(b.id, b.name), h('span', { cls: 'pill', text: gameName(b.game) }), h('span', { text: 'rating ' + b.rating + ', ' + b.matches + ' matches' }), b.retired ? h('span', { cls: 'pill', text: 'retired' }) : null])); });
+        bots.forEach(function (b) { list.appendChild(botItem(b)); });
       };
       showMine(m.bots || []);
       var poll = function (botID, versionID, tries) {
@@ -216,7 +238,10 @@
       sub.appendChild(document.createTextNode('by ')); sub.appendChild(handleLink(b.player));
       sub.appendChild(document.createTextNode(' · '));
       sub.appendChild(h('a', { href: '/leaderboard/' + encodeURIComponent(String(b.game)), text: gameName(b.game) }));
-      sub.appendChild(document.createTextNode(' · rating ' + b.rating + ' · ' + b.matches + (b.matches === 1 ? ' match' : ' matches') + (b.retired ? ' · retired' : '')));
+      var state = botState(b.versions);
+      if (state === 'active') sub.appendChild(document.createTextNode(' · rating ' + b.rating + ' · ' + count(b.matches, 'match', 'matches')));
+      else { sub.appendChild(document.createTextNode(' · ')); sub.appendChild(stateLabel(state)); }
+      if (b.retired) sub.appendChild(document.createTextNode(' · retired'));
       var tb = document.getElementById('b-versions');
       (b.versions || []).slice().reverse().forEach(function (v) {
         var msg = v.message ? h('div', { cls: 'hint', text: String(v.message) }) : null;
@@ -261,7 +286,7 @@
     var Y = function (r) { return 10 + (hi - r) * 95 / (hi - lo); };
     [lo, hi].forEach(function (v) { el('line', { class: 'grid', x1: 36, x2: 396, y1: Y(v), y2: Y(v) }); var t = el('text', { class: 'axis', x: 2, y: Y(v) + 3 }); t.textContent = String(Math.round(v)); });
     el('polyline', { class: 'line', points: pts.map(function (p, i) { return X(i).toFixed(1) + ',' + Y(p.rating).toFixed(1); }).join(' ') });
-    note.textContent = pts.length + ' rated matches; now ' + pts[pts.length - 1].rating + '.';
+    note.textContent = count(pts.length, 'rated match', 'rated matches') + '; now ' + pts[pts.length - 1].rating + '.';
   }
 
   if (pageName === 'account') {
@@ -272,7 +297,7 @@
       document.getElementById('acc-handle').textContent = String(m.handle);
       document.getElementById('acc-page').href = '/players/' + encodeURIComponent(String(m.handle).replace(/^@/, ''));
       var list = document.getElementById('acc-bots'); clear(list);
-      (m.bots || []).forEach(function (b) { list.appendChild(h('li', null, [botLink(b.id, b.name), h('span', { cls: 'pill', text: gameName(b.game) }), h('span', { text: 'rating ' + b.rating + ', ' + b.matches + ' matches' })])); });
+      (m.bots || []).forEach(function (b) { list.appendChild(botItem(b)); });
       if (!list.firstChild) list.appendChild(h('li', null, ['No bots yet: ', h('a', { href: '/bots/new', text: 'upload one' }), '.']));
       document.getElementById('logout').onclick = function () { api('DELETE', '/api/v1/sessions', undefined, m.csrf).then(function () { location.href = '/account'; }, function (e) { alert(e.message); }); };
       document.getElementById('new-token').onclick = function () {
@@ -312,6 +337,8 @@
         if (!m || !m.handle) return;
         var box = document.getElementById('logs'), list = document.getElementById('log-list');
         for (var s = 0; s < seats; s++) (function (s) {
+          // Only the owner may read a seat's log: ask for the visitor's seats.
+          if (String(V.bots[s] || '').indexOf(String(m.handle) + '/') !== 0) return;
           api('GET', '/api/v1/matches/' + encodeURIComponent(matchID) + '/seats/' + s + '/log').then(function (d) {
             box.hidden = false;
             list.appendChild(h('h3', { text: 'Seat ' + s + ': ' + (V.bots[s] || '') }));
