@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -274,4 +275,57 @@ func crawl(t *testing.T, ctx context.Context, p *problems, base, tag string) {
 		}
 	}
 	t.Logf("crawled %d pages (%s)", len(seen), tag)
+}
+
+// The forms say what to fix beside the field, before sending anything: a
+// handle against its rule, a short password, a bad bot name, a module over
+// the upload limit.
+func TestBrowserFormsSayWhatToFix(t *testing.T) {
+	base := platform(t)
+	ctx := browser(t)
+	fieldErr := func(id string) string {
+		return eval[string](t, ctx, "(function(){var e=document.getElementById('"+id+"').closest('label').querySelector('.field-err');return e&&!e.hidden?e.textContent:''})()")
+	}
+	posts := func(part string) int {
+		return eval[int](t, ctx, "performance.getEntriesByType('resource').filter(function(e){return e.name.indexOf('"+part+"')>=0}).length")
+	}
+	steps(t, ctx, "a bad sign-up", chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.CSS("#signup")),
+		chromedp.SendKeys(chromedp.CSS("#su-handle"), "Bad Handle!"), chromedp.SendKeys(chromedp.CSS("#su-password"), "short"),
+		chromedp.Click(chromedp.CSS("#su-submit")))
+	if e := fieldErr("su-handle"); !strings.Contains(e, "2 to 24 small letters") {
+		t.Errorf("the handle's message: %q", e)
+	}
+	if e := fieldErr("su-password"); !strings.Contains(e, "at least 8") {
+		t.Errorf("the password's message: %q", e)
+	}
+	if rule, ph := eval[string](t, ctx, "document.getElementById('su-handle-rule').textContent"), eval[string](t, ctx, "document.getElementById('su-handle').placeholder"); !strings.Contains(rule, "2 to 24 small letters (a-z)") || !strings.Contains(ph, "2 to 24 of a-z") {
+		t.Errorf("the handle's rule %q and placeholder %q", rule, ph)
+	}
+	if n := posts("/api/v1/accounts"); n != 0 {
+		t.Errorf("a sign-up the page knew was bad was sent %d times", n)
+	}
+	shot(t, ctx, "form-signup-errors")
+	eval[any](t, ctx, "document.getElementById('su-handle').value = document.getElementById('su-password').value = ''")
+	steps(t, ctx, "a good sign-up", chromedp.SendKeys(chromedp.CSS("#su-handle"), "formfiller"),
+		chromedp.SendKeys(chromedp.CSS("#su-password"), "correct horse battery"),
+		chromedp.Click(chromedp.CSS("#su-submit")))
+	waitJS(t, ctx, "logged in", "!document.getElementById('acc-in').hidden", 20*time.Second)
+
+	big := filepath.Join(t.TempDir(), "big.wasm")
+	if err := os.WriteFile(big, make([]byte, 33<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	steps(t, ctx, "a bad upload", chromedp.Navigate(base+"/bots/new?game=dots-and-boxes"), chromedp.WaitVisible(chromedp.CSS("#upload")),
+		chromedp.SendKeys(chromedp.CSS("#nb-name"), "bad name!"), chromedp.SetUploadFiles(chromedp.CSS("#nb-file"), []string{big}),
+		chromedp.Click(chromedp.CSS("#nb-submit")))
+	if e := fieldErr("nb-name"); !strings.Contains(e, "1 to 32 letters") {
+		t.Errorf("the bot name's message: %q", e)
+	}
+	if e := fieldErr("nb-file"); !strings.Contains(e, "33.0 MiB") || !strings.Contains(e, "at most 32.0 MiB") {
+		t.Errorf("the file's message: %q", e)
+	}
+	if n := posts("/bots/bad"); n != 0 {
+		t.Errorf("an upload the page knew was too large was sent %d times", n)
+	}
+	shot(t, ctx, "form-upload-errors")
 }

@@ -410,7 +410,7 @@ func (s *Site) subject(w http.ResponseWriter, r *http.Request) (gameID string, o
 // platformPage renders a page whose content the browser fetches from the API.
 func (s *Site) platformPage(name, section, title string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		p := page{Title: title, Section: section, Data: map[string]string{"handle": r.PathValue("handle"), "id": r.PathValue("id")}}
+		p := page{Title: title, Section: section, Data: map[string]string{"handle": r.PathValue("handle"), "id": r.PathValue("id"), "maxUpload": strconv.Itoa(api.MaxUpload)}}
 		gid := r.PathValue("game")
 		if gid == "" {
 			gid = r.URL.Query().Get("game")

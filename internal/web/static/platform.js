@@ -77,6 +77,22 @@
     }, function (e) { info.textContent = e.message; });
     return li;
   }
+  // fieldError shows msg next to a form field (or clears it, msg empty);
+  // it returns whether there was one.
+  function fieldError(input, msg) {
+    var label = input.closest('label') || input.parentNode, e = label.querySelector('.field-err');
+    if (!e) { e = h('span', { cls: 'field-err', role: 'alert' }); label.appendChild(e); }
+    e.textContent = msg || ''; e.hidden = !msg;
+    if (msg) input.setAttribute('aria-invalid', 'true'); else input.removeAttribute('aria-invalid');
+    return !!msg;
+  }
+  // checkFields runs each [input, message-or-empty] and focuses the first bad one.
+  function checkFields(list) {
+    var first = null;
+    list.forEach(function (c) { if (fieldError(c[0], c[1]) && !first) first = c[0]; });
+    if (first) first.focus();
+    return !first;
+  }
   function size(n) { return n >= 1 << 20 ? (n / (1 << 20)).toFixed(1) + ' MiB' : Math.max(1, Math.round(n / 1024)) + ' KiB'; }
   function fail(el, err) { clear(el); el.appendChild(h('span', { cls: 'err-msg', text: String(err.message || err) })); }
 
@@ -203,8 +219,12 @@
       };
       form.addEventListener('submit', function (e) {
         e.preventDefault();
-        var file = document.getElementById('nb-file').files[0], name = document.getElementById('nb-name').value.trim(), g = document.getElementById('nb-game').value;
-        if (!file) return;
+        var fileIn = document.getElementById('nb-file'), nameIn = document.getElementById('nb-name');
+        var file = fileIn.files[0], name = nameIn.value.trim(), g = document.getElementById('nb-game').value, max = parseInt(fileIn.getAttribute('data-max'), 10);
+        if (!checkFields([
+          [nameIn, !name ? 'Give the bot a name.' : !/^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/.test(name) ? 'Not a bot name: use 1 to 32 letters, digits, ., _ or -, starting with a letter or digit.' : ''],
+          [fileIn, !file ? 'Choose the bot\'s .wasm file.' : file.size > max ? 'The file is ' + size(file.size) + '; a module may be at most ' + size(max) + '. Build it smaller (a release build, stripped).' : ''],
+        ])) return;
         clear(out); out.appendChild(h('p', { text: 'Uploading and checking…' }));
         var fd = new FormData(); fd.append('csrf', m.csrf || ''); fd.append('file', file);
         api('POST', '/api/v1/games/' + encodeURIComponent(g) + '/bots/' + encodeURIComponent(name), fd, m.csrf).then(function (d) {
@@ -307,9 +327,14 @@
     var creds = function (form, path) {
       form.addEventListener('submit', function (e) {
         e.preventDefault();
-        var msg = form.querySelector('.msg');
+        var msg = form.querySelector('.msg'), hIn = form.querySelector('[name=handle]'), pIn = form.querySelector('[name=password]'), handle = hIn.value.trim();
+        var signup = path === '/api/v1/accounts';
+        if (!checkFields([
+          [hIn, !handle ? 'Enter your handle.' : signup && !/^[a-z0-9][a-z0-9_-]{1,23}$/.test(handle) ? 'Not a handle: use 2 to 24 small letters (a-z), digits, - or _, starting with a letter or digit.' : ''],
+          [pIn, !pIn.value ? 'Enter a password.' : signup && pIn.value.length < 8 ? 'The password needs at least 8 characters.' : ''],
+        ])) { msg.textContent = ''; return; }
         msg.className = 'msg'; msg.textContent = '…';
-        api('POST', path, { handle: form.querySelector('[name=handle]').value.trim(), password: form.querySelector('[name=password]').value }).then(function (d) {
+        api('POST', path, { handle: handle, password: pIn.value }).then(function (d) {
           if (d && d.token && path === '/api/v1/accounts') sessionStorage.setItem('arena-new-token', d.token);
           location.href = '/account';
         }, function (err) { msg.className = 'msg err-msg'; msg.textContent = err.message; });
