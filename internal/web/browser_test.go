@@ -204,6 +204,9 @@ func TestBrowserPlayWholeDotsAndBoxesGame(t *testing.T) {
 		if eval[bool](t, ctx, "Arena.viewer.done") {
 			break
 		}
+		if eval[bool](t, ctx, "!!document.querySelector('#seats li.sc0 .st-ignored')") {
+			t.Fatal("the person's card shows 'ignored' for the house bot's turn")
+		}
 		if clicks == 3 {
 			shot(t, ctx, "play-dots-and-boxes-game")
 		}
@@ -239,8 +242,8 @@ func TestBrowserPlayWholeDotsAndBoxesGame(t *testing.T) {
 	}
 	waitJS(t, ctx, "the end of the game", "Arena.viewer.done && Arena.viewer.frames.length === 61", 20*time.Second)
 	state := eval[string](t, ctx, "document.getElementById('v-state').textContent")
-	if !strings.Contains(state, "Finished after 60 turns") {
-		t.Fatalf("state line %q", state)
+	if !strings.Contains(state, "Finished after 60 turns") || !strings.Contains(state, "You won") && !strings.Contains(state, "You lost") {
+		t.Fatalf("state line %q, want the end and the result addressed to the person", state)
 	}
 	if clicks < 5 {
 		t.Fatalf("only %d clicks in a whole game", clicks)
@@ -260,6 +263,13 @@ func TestBrowserPlayWholeDotsAndBoxesGame(t *testing.T) {
 		t.Fatal("no download link on a finished game")
 	}
 	shot(t, ctx, "play-dots-and-boxes-replay-turn-30")
+	// Rematch: the same game with the seats swapped.
+	steps(t, ctx, "a rematch", chromedp.WaitVisible(chromedp.CSS("#rematch-go")), chromedp.Click(chromedp.CSS("#rematch-go")))
+	waitJS(t, ctx, "the rematch", "location.pathname !== '"+loc+"' && Arena.viewer && Arena.viewer.mine && Arena.viewer.human === 1 && Arena.viewer.frames.length > 0", 20*time.Second)
+	if bots := eval[string](t, ctx, "Arena.viewer.bots.join(' ')"); bots != "builtin:greedy human:you" {
+		t.Fatalf("the rematch's seats: %q", bots)
+	}
+	shot(t, ctx, "play-dots-and-boxes-rematch")
 }
 
 func TestBrowserPlayLinesAndBoxesTurns(t *testing.T) {
@@ -329,9 +339,15 @@ func TestBrowserPlayGridRoyaleTurns(t *testing.T) {
 	if !strings.Contains(action, "MOVE_N") || !strings.Contains(action, `"spawn":true`) {
 		t.Fatalf("turn 1 applied %s, want my MOVE_N and a spawn", action)
 	}
-	// Repeat: every turn ends on its own with the last orders.
-	steps(t, ctx, "stopping the unit", chromedp.KeyEvent("x"), chromedp.KeyEvent("p"), chromedp.Click(chromedp.CSS("#repeat")))
+	if eval[bool](t, ctx, "document.getElementById('spawn').checked") {
+		t.Fatal("Spawn is still ticked after the turn that spawned")
+	}
+	// Repeat: every turn ends on its own with the last orders, and no spawn.
+	steps(t, ctx, "stopping the unit", chromedp.KeyEvent("x"), chromedp.Click(chromedp.CSS("#repeat")))
 	waitJS(t, ctx, "ten turns on repeat", "Arena.viewer.frames.length >= 12", 30*time.Second)
+	if n := eval[int](t, ctx, "Arena.viewer.turns.filter(function(t){return t.seats.some(function(s){return s.seat===0 && s.action && s.action.spawn})}).length"); n != 1 {
+		t.Fatalf("%d turns spawned, want only the one Spawn was ticked for", n)
+	}
 	steps(t, ctx, "stopping the repeat", chromedp.Click(chromedp.CSS("#repeat")))
 	shot(t, ctx, "play-grid-royale-after-repeat")
 }

@@ -15,8 +15,10 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -172,11 +174,12 @@ type gameView struct {
 	HouseBots []game.HouseBotInfo
 	Params    []game.ParamInfo
 	Fuel      game.FuelPolicy
+	Ties      bool // equal scores are a tie
 }
 
 func viewOf(g game.Game) gameView {
 	i := g.Info()
-	return gameView{ID: i.ID, Name: i.Name, Players: i.Players, HouseBots: g.HouseBots(), Params: i.Params, Fuel: i.Fuel}
+	return gameView{ID: i.ID, Name: i.Name, Players: i.Players, HouseBots: g.HouseBots(), Params: i.Params, Fuel: i.Fuel, Ties: i.Ties}
 }
 
 func allGames() []gameView {
@@ -488,6 +491,34 @@ type sessionInfo struct {
 	Human    int
 	Bots     []string
 	Players  int
+	Rematch  *rematch // for the person who played: the same game, seats swapped
+}
+
+// rematch is the Play form's fields for the same game with the person in the
+// next seat: same opponent, seed and parameters.
+type rematch struct {
+	Opponent string
+	Seat     int
+	Players  int
+	Seed     uint64
+	Params   [][2]string // sorted by name
+}
+
+func rematchOf(sess *session) *rematch {
+	sp := sess.start
+	if sp == nil || sess.human < 0 {
+		return nil
+	}
+	rm := &rematch{Seat: (sess.human + 1) % len(sp.seats), Players: len(sp.seats), Seed: sp.seed}
+	for _, name := range sp.seats {
+		if name != "human" {
+			rm.Opponent = name
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(sp.params)) {
+		rm.Params = append(rm.Params, [2]string{k, sp.params[k]})
+	}
+	return rm
 }
 
 func (s *Site) sessionPage(w http.ResponseWriter, r *http.Request) {
@@ -504,6 +535,7 @@ func (s *Site) showSession(w http.ResponseWriter, r *http.Request, sess *session
 		Events: "/s/" + sess.id + "/events", Download: "/s/" + sess.id + "/replay.json"}
 	if c, err := r.Cookie("play_" + sess.id); err == nil && sess.key != "" && c.Value == sess.key {
 		info.Mine = true
+		info.Rematch = rematchOf(sess)
 	}
 	title := gv.Name + ": replay"
 	if sess.human >= 0 {

@@ -98,7 +98,9 @@
         sub.appendChild(document.createTextNode(n + ' unit' + (n === 1 ? '' : 's') + ', ' + cargo + ' carried'));
         sub.appendChild(document.createElement('br'));
       }
-      if (rec) {
+      if (rec && rec.status === 'ignored' && s === V.human) {
+        sub.appendChild(document.createTextNode(mover === s ? '' : 'waiting'));
+      } else if (rec) {
         var st = document.createElement('span'); st.className = 'st st-' + String(rec.status).replace(/[^a-z]/g, ''); st.textContent = String(rec.status);
         sub.appendChild(st);
         if (rec.fuel) sub.appendChild(document.createTextNode(' ' + Number(rec.fuel).toLocaleString() + ' fuel'));
@@ -164,9 +166,11 @@
     if (!r.placement || !r.scores) return V.failed ? 'The match stopped: ' + V.failed : 'The match is over.';
     // Scores best first, as the placement ranks the seats.
     var ranked = r.placement.map(function (seat) { return r.scores[seat]; });
-    var best = r.placement[0], tie = ranked.length > 1 && gameID === 'lines-and-boxes' && ranked[0] === ranked[1];
-    if (tie) return 'The game is a tie, ' + ranked.join(' to ') + '.';
-    var who = seatName(best) + (best === V.human && V.mine ? ' win' : ' wins');
+    var best = r.placement[0], tie = ranked.length > 1 && root.getAttribute('data-ties') === 'true' && ranked[0] === ranked[1];
+    var you = V.human >= 0 && V.mine;
+    if (tie) return (you ? 'Draw, ' : 'The game is a tie, ') + ranked.join(' to ') + '.';
+    // The person who played is told the result first.
+    var who = !you ? seatName(best) + ' wins' : best === V.human ? 'You won' : 'You lost; ' + seatName(best) + ' wins';
     if (ranked.length === 2) return who + ', ' + ranked.join(' to ') + '.';
     if (!full) return who + ' with ' + ranked[0] + '.';
     return who + ' with ' + ranked[0] + '; then ' + r.placement.slice(1).map(function (seat) { return seatName(seat) + ' ' + r.scores[seat]; }).join(', ') + '.';
