@@ -216,18 +216,48 @@ func TestBrowserCrawl(t *testing.T) {
 		t.Errorf("the account lists the refused bot as %q", bots)
 	}
 	shot(t, ctx, "crawl-account-refused-bot")
-	crawl(t, ctx, p, base, "in")
+	shown := crawl(t, ctx, p, base, "in")
+
+	// A phone: one page of each kind fits 375 px.
+	steps(t, ctx, "a phone viewport", chromedp.EmulateViewport(375, 740, chromedp.EmulateMobile))
+	for _, path := range shown {
+		steps(t, ctx, "opening "+path+" on a phone", chromedp.Navigate(base+path))
+		settle(t, ctx)
+		if w := eval[int](t, ctx, "document.documentElement.scrollWidth"); w > 375 {
+			t.Errorf("%s is %d px wide on a 375 px screen", path, w)
+		}
+		checkPage(t, ctx, p, "phone "+path)
+		shot(t, ctx, "crawl-phone"+shotName(path))
+	}
+}
+
+// settle waits for a page to fill itself from the API.
+func settle(t *testing.T, ctx context.Context) {
+	t.Helper()
+	waitJS(t, ctx, "the page to settle", "document.readyState === 'complete' && !/Loading…/.test(document.body.innerText)", 20*time.Second)
+	time.Sleep(300 * time.Millisecond)
+}
+
+func shotName(path string) string {
+	return strings.NewReplacer("/", "-", "?", "-", "=", "-").Replace(path)
 }
 
 // crawlSkip are links not to follow: downloads, streams, the API.
 var crawlSkip = regexp.MustCompile(`^/api/|/events$|\.json$|^/static/`)
 
 // crawl visits every page reachable from base's home page (a few of each
-// kind of bot, player and match) and checks each with checkPage.
-func crawl(t *testing.T, ctx context.Context, p *problems, base, tag string) {
+// kind of bot, player and match) and checks each with checkPage. It
+// returns the pages it kept a screenshot of: one of each kind.
+func crawl(t *testing.T, ctx context.Context, p *problems, base, tag string) (shown []string) {
 	t.Helper()
-	kinds := map[string]int{}
-	kind := regexp.MustCompile(`^/(matches|bots|players)/[^/?]+$`)
+	kinds, shots := map[string]int{}, map[string]bool{}
+	kind := regexp.MustCompile(`^/(matches|bots|players)/([0-9]+|[a-z0-9_-]+)$`)
+	kindOf := func(path string) string {
+		if m := kind.FindStringSubmatch(path); m != nil && path != "/bots/new" {
+			return m[1]
+		}
+		return ""
+	}
 	seen := map[string]bool{"/": true}
 	queue := []string{"/"}
 	for len(queue) > 0 && len(seen) < 120 {
@@ -242,13 +272,12 @@ func crawl(t *testing.T, ctx context.Context, p *problems, base, tag string) {
 		if resp.Status != http.StatusOK {
 			t.Errorf("%s (linked): status %d", path, resp.Status)
 		}
-		// The pages fill themselves from the API: give them a moment.
-		waitJS(t, ctx, "the page to settle", "document.readyState === 'complete' && !/Loading…/.test(document.body.innerText)", 20*time.Second)
-		time.Sleep(300 * time.Millisecond)
+		settle(t, ctx)
 		checkPage(t, ctx, p, tag+" "+path)
-		name := "crawl-" + tag + strings.NewReplacer("/", "-", "?", "-", "=", "-").Replace(path)
-		if m := kind.FindStringSubmatch(strings.SplitN(path, "?", 2)[0]); m == nil || kinds[m[1]] <= 1 {
-			shot(t, ctx, name)
+		if k := kindOf(strings.SplitN(path, "?", 2)[0]); k == "" || !shots[k] {
+			shots[k] = k != ""
+			shot(t, ctx, "crawl-"+tag+shotName(path))
+			shown = append(shown, path)
 		}
 		links := eval[[]string](t, ctx, "Array.from(document.querySelectorAll('a[href]')).filter(function(a){return !a.hasAttribute('download')}).map(function(a){return a.getAttribute('href')})")
 		for _, l := range links {
@@ -264,17 +293,18 @@ func crawl(t *testing.T, ctx context.Context, p *problems, base, tag string) {
 			if seen[next] {
 				continue
 			}
-			if m := kind.FindStringSubmatch(u.Path); m != nil {
-				if kinds[m[1]] >= 3 {
+			if k := kindOf(u.Path); k != "" {
+				if kinds[k] >= 3 {
 					continue
 				}
-				kinds[m[1]]++
+				kinds[k]++
 			}
 			seen[next] = true
 			queue = append(queue, next)
 		}
 	}
 	t.Logf("crawled %d pages (%s)", len(seen), tag)
+	return shown
 }
 
 // The forms say what to fix beside the field, before sending anything: a

@@ -291,7 +291,7 @@
       ['ok', 'illegal', 'malformed', 'fuel', 'timeout', 'crash', 'retired', 'ignored'].forEach(function (k) {
         t.appendChild(h('tr', null, [h('th', { scope: 'row' }, [h('span', { cls: 'st st-' + k, text: k })]), h('td', { text: String(counts[k] || 0) + (total ? ' (' + Math.round(100 * (counts[k] || 0) / total) + '%)' : '') })]));
       });
-      t.appendChild(h('caption', { text: ms.length ? 'Every answer in its ' + ms.length + ' most recent ' + (ms.length === 1 ? 'match' : 'matches') + '.' : 'No matches yet.' }));
+      t.appendChild(h('caption', { text: ms.length === 1 ? 'Every answer in its one match.' : ms.length ? 'Every answer in its ' + ms.length + ' most recent matches.' : 'No matches yet.' }));
     }, function (e) { fail(document.getElementById('b-matches'), e); });
   }
 
