@@ -68,6 +68,10 @@ type Identity struct {
 	// model its fuel figures follow (docs/fuel.md): a re-run under another
 	// model cannot give the same figures.
 	CostModel int `json:"cost_model,omitempty"`
+	// Name is what a site shows for the bot (@player/bot), written into a
+	// replay downloaded from it so that the file keeps its names. Nothing
+	// that re-runs or checks a replay reads it.
+	Name string `json:"name,omitempty"`
 }
 
 // Identifier is implemented by bots that have a file behind them.

@@ -357,6 +357,9 @@ func (r *Replay) checkVersion1() error {
 // checkIdentity refuses a cost model where no fuel is metered: only a wasm
 // bot's figures follow one (wasm:, house:) (bot/spec.Opener sets it).
 func checkIdentity(b bot.Identity) error {
+	if len(b.Name) > maxBotName {
+		return fmt.Errorf("name is %d bytes, more than %d", len(b.Name), maxBotName)
+	}
 	if b.CostModel < 0 {
 		return fmt.Errorf("cost_model is %d", b.CostModel)
 	}
@@ -365,6 +368,10 @@ func checkIdentity(b bot.Identity) error {
 	}
 	return nil
 }
+
+// maxBotName bounds a bot's display name in a replay (a handle and a bot
+// name are a few dozen bytes).
+const maxBotName = 256
 
 // metered says whether a seat's bot spends fuel: a wasm module, given by
 // its path or as a ladder entry of the house (house:NAME).

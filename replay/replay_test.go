@@ -90,3 +90,22 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A bot's display name is kept, and bounded.
+func TestBotNamesAreKeptAndBounded(t *testing.T) {
+	r := sample()
+	r.Bots[1].Name = "@eve/<b>x</b>"
+	data, err := r.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(data)
+	if err != nil || back.Bots[1].Name != "@eve/<b>x</b>" {
+		t.Fatalf("parsed back: %v, %+v", err, back)
+	}
+	r.Bots[1].Name = strings.Repeat("n", maxBotName+1)
+	data, _ = r.Marshal()
+	if _, err := Parse(data); err == nil || !strings.Contains(err.Error(), "name is") {
+		t.Fatalf("a %d-byte name: %v", maxBotName+1, err)
+	}
+}

@@ -204,6 +204,9 @@ func TestBrowserPlayWholeDotsAndBoxesGame(t *testing.T) {
 		if eval[bool](t, ctx, "Arena.viewer.done") {
 			break
 		}
+		if eval[bool](t, ctx, "!!document.querySelector('#seats li.sc0 .st-ignored')") {
+			t.Fatal("the person's card shows 'ignored' for the house bot's turn")
+		}
 		if clicks == 3 {
 			shot(t, ctx, "play-dots-and-boxes-game")
 		}
@@ -239,8 +242,8 @@ func TestBrowserPlayWholeDotsAndBoxesGame(t *testing.T) {
 	}
 	waitJS(t, ctx, "the end of the game", "Arena.viewer.done && Arena.viewer.frames.length === 61", 20*time.Second)
 	state := eval[string](t, ctx, "document.getElementById('v-state').textContent")
-	if !strings.Contains(state, "Finished after 60 turns") {
-		t.Fatalf("state line %q", state)
+	if !strings.Contains(state, "Finished after 60 turns") || !strings.Contains(state, "You won") && !strings.Contains(state, "You lost") {
+		t.Fatalf("state line %q, want the end and the result addressed to the person", state)
 	}
 	if clicks < 5 {
 		t.Fatalf("only %d clicks in a whole game", clicks)
@@ -260,6 +263,13 @@ func TestBrowserPlayWholeDotsAndBoxesGame(t *testing.T) {
 		t.Fatal("no download link on a finished game")
 	}
 	shot(t, ctx, "play-dots-and-boxes-replay-turn-30")
+	// Rematch: the same game with the seats swapped.
+	steps(t, ctx, "a rematch", chromedp.WaitVisible(chromedp.CSS("#rematch-go")), chromedp.Click(chromedp.CSS("#rematch-go")))
+	waitJS(t, ctx, "the rematch", "location.pathname !== '"+loc+"' && Arena.viewer && Arena.viewer.mine && Arena.viewer.human === 1 && Arena.viewer.frames.length > 0", 20*time.Second)
+	if bots := eval[string](t, ctx, "Arena.viewer.bots.join(' ')"); bots != "builtin:greedy human:you" {
+		t.Fatalf("the rematch's seats: %q", bots)
+	}
+	shot(t, ctx, "play-dots-and-boxes-rematch")
 }
 
 func TestBrowserPlayLinesAndBoxesTurns(t *testing.T) {
@@ -329,9 +339,15 @@ func TestBrowserPlayGridRoyaleTurns(t *testing.T) {
 	if !strings.Contains(action, "MOVE_N") || !strings.Contains(action, `"spawn":true`) {
 		t.Fatalf("turn 1 applied %s, want my MOVE_N and a spawn", action)
 	}
-	// Repeat: every turn ends on its own with the last orders.
-	steps(t, ctx, "stopping the unit", chromedp.KeyEvent("x"), chromedp.KeyEvent("p"), chromedp.Click(chromedp.CSS("#repeat")))
+	if eval[bool](t, ctx, "document.getElementById('spawn').checked") {
+		t.Fatal("Spawn is still ticked after the turn that spawned")
+	}
+	// Repeat: every turn ends on its own with the last orders, and no spawn.
+	steps(t, ctx, "stopping the unit", chromedp.KeyEvent("x"), chromedp.Click(chromedp.CSS("#repeat")))
 	waitJS(t, ctx, "ten turns on repeat", "Arena.viewer.frames.length >= 12", 30*time.Second)
+	if n := eval[int](t, ctx, "Arena.viewer.turns.filter(function(t){return t.seats.some(function(s){return s.seat===0 && s.action && s.action.spawn})}).length"); n != 1 {
+		t.Fatalf("%d turns spawned, want only the one Spawn was ticked for", n)
+	}
 	steps(t, ctx, "stopping the repeat", chromedp.Click(chromedp.CSS("#repeat")))
 	shot(t, ctx, "play-grid-royale-after-repeat")
 }
@@ -364,9 +380,16 @@ func TestBrowserReplayViewer(t *testing.T) {
 	srv := newTestSite(t, Options{Local: r})
 	steps(t, ctx, "opening the local replay", chromedp.Navigate(srv.URL+"/local"))
 	waitJS(t, ctx, "the replay", "Arena.viewer && Arena.viewer.frames.length === 401", 20*time.Second)
-	if i := eval[int](t, ctx, "Arena.viewer.index"); i != 0 {
-		t.Fatalf("a replay opens at turn %d, want 0", i)
+	// A finished match plays from its start when opened; Space pauses it.
+	waitJS(t, ctx, "the replay playing by itself", "Arena.viewer.playing && Arena.viewer.index > 0", 10*time.Second)
+	steps(t, ctx, "pausing the autoplay", chromedp.KeyEvent(" "))
+	waitJS(t, ctx, "paused", "!Arena.viewer.playing", 5*time.Second)
+	paused := eval[int](t, ctx, "Arena.viewer.index")
+	time.Sleep(time.Second)
+	if i := eval[int](t, ctx, "Arena.viewer.index"); i != paused {
+		t.Fatalf("paused at turn %d, then at turn %d a second later", paused, i)
 	}
+	steps(t, ctx, "to the first turn", chromedp.KeyEvent(kb.Home))
 	steps(t, ctx, "stepping with the keyboard", chromedp.KeyEvent("l"), chromedp.KeyEvent("l"), chromedp.Click(chromedp.CSS("#b-next")))
 	waitJS(t, ctx, "turn 3", "Arena.viewer.index === 3", 5*time.Second)
 	if !strings.Contains(eval[string](t, ctx, "location.search"), "turn=3") {
@@ -401,6 +424,29 @@ func TestBrowserReplayViewer(t *testing.T) {
 	// A link to a turn opens there.
 	steps(t, ctx, "a turn link", chromedp.Navigate(srv.URL+eval[string](t, ctx, "location.pathname")+"?turn=123"))
 	waitJS(t, ctx, "turn 123", "Arena.viewer && Arena.viewer.frames.length === 401 && Arena.viewer.index === 123", 20*time.Second)
+	time.Sleep(time.Second)
+	if i, playing := eval[int](t, ctx, "Arena.viewer.index"), eval[bool](t, ctx, "Arena.viewer.playing"); i != 123 || playing {
+		t.Fatalf("a link to turn 123 is at turn %d a second later (playing %v); it opens paused", i, playing)
+	}
+}
+
+// A match watched live ends on its final state: the server's final snapshot
+// does not send the view back to turn 0, nor start it playing again.
+func TestBrowserLiveMatchEndsOnTheFinalState(t *testing.T) {
+	ctx := browser(t)
+	r, data, turns := liveMatch(t)
+	srv := serveWithAPI(t, Options{Service: true}, fakeAPI(t, data, turns, 10))
+	steps(t, ctx, "watching the match live", chromedp.Navigate(srv.URL+"/matches/1"))
+	last := len(r.Turns)
+	waitJS(t, ctx, "the end", fmt.Sprintf("Arena.viewer && Arena.viewer.done && Arena.viewer.frames.length === %d", last+1), 20*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	if i, playing := eval[int](t, ctx, "Arena.viewer.index"), eval[bool](t, ctx, "Arena.viewer.playing"); i != last || playing {
+		t.Fatalf("after the end the view is at turn %d (playing %v), want the final turn %d", i, playing, last)
+	}
+	if label := eval[string](t, ctx, "document.getElementById('turnlabel').textContent"); label != fmt.Sprintf("turn %d of %d", last, last) {
+		t.Fatalf("turn label %q", label)
+	}
+	shot(t, ctx, "platform-live-ended")
 }
 
 func TestBrowserOpenReplayFileAndPhone(t *testing.T) {

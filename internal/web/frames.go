@@ -115,7 +115,11 @@ func buildViewLogs(g game.Game, r *replay.Replay, keepLogs bool) (*viewData, err
 	}
 	v := &viewData{Game: r.Game, Name: g.Info().Name, Players: len(r.Bots), Replay: raw, Done: true}
 	for _, b := range r.Bots {
-		v.Bots = append(v.Bots, b.Spec)
+		name := b.Name
+		if name == "" {
+			name = b.Spec
+		}
+		v.Bots = append(v.Bots, name)
 	}
 	var f framer
 	first, err := f.frame(st)

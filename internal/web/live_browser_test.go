@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,6 +100,13 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 	inFinished := fmt.Sprintf("document.querySelector('#finished li[data-id=\"%d\"]')", ch.Match)
 	waitJS("the challenge among the live matches", inLive+" && !"+inFinished)
 	shot(t, ctx, "platform-arena-live")
+	// Opened before a worker takes it, the match says it is queued.
+	steps(t, ctx, "the queued match", chromedp.Navigate(fmt.Sprintf("%s/matches/%d", base, ch.Match)))
+	waitJS("the queued match", "Arena.viewer && Arena.viewer.live && document.getElementById('v-state').textContent.indexOf('Queued') === 0")
+	if label := eval[string](t, ctx, "document.getElementById('turnlabel').textContent"); strings.Contains(label, "0 of 0") {
+		t.Fatalf("a queued match's turn label says %q", label)
+	}
+	shot(t, ctx, "platform-match-queued")
 	var m platformMatch
 	apiCall(t, "GET", fmt.Sprintf("%s/api/v1/matches/%d", base, ch.Match), "", nil, &m)
 	seed, err := strconv.ParseUint(m.Seed, 10, 64)

@@ -106,12 +106,12 @@ func (m *platformMatch) names() []string {
 func (s *Site) platformMatchAt(w http.ResponseWriter, r *http.Request, path string) (int64, *platformMatch, game.Game, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
-		s.fail(w, r, http.StatusNotFound, "There is no such match.")
+		s.fail(w, r, http.StatusNotFound, "There is no such match: a match's address is /matches/ and its number.")
 		return 0, nil, nil, false
 	}
 	var m platformMatch
 	if code, err := s.apiGet(r, fmt.Sprintf(path, id), &m); err != nil {
-		s.fail(w, r, code, err.Error())
+		s.apiFail(w, r, code, err, fmt.Sprintf("There is no match %d. The Arena of each game lists the matches being played and the finished ones.", id))
 		return 0, nil, nil, false
 	}
 	g := lookupGame(m.Game)
@@ -130,8 +130,40 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request) {
 	}
 	gv := viewOf(g)
 	info := sessionInfo{ID: strconv.FormatInt(id, 10), Human: -1, Bots: m.names(), Players: len(m.Seats),
-		Events: fmt.Sprintf("/matches/%d/events", id), Download: fmt.Sprintf("/api/v1/matches/%d/replay", id), Match: id}
+		Events: fmt.Sprintf("/matches/%d/events", id), Download: fmt.Sprintf("/matches/%d/replay.json", id), Match: id}
 	s.render(w, http.StatusOK, "session", page{Title: fmt.Sprintf("%s: match %d", gv.Name, id), Game: &gv, Section: "arena", Data: info})
+}
+
+// matchReplay is a finished match's replay file with each seat's name as
+// the site shows it (@player/bot), which the API's replay, naming each bot
+// by its module's hash, does not carry.
+func (s *Site) matchReplay(w http.ResponseWriter, r *http.Request) {
+	id, m, _, ok := s.platformMatchAt(w, r, "/api/v1/matches/%d")
+	if !ok {
+		return
+	}
+	if len(m.Replay) == 0 || string(m.Replay) == "null" {
+		s.fail(w, r, http.StatusConflict, "The match has no replay yet: it is ready when the match ends.")
+		return
+	}
+	rep, err := replay.Parse(m.Replay)
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "The match's replay could not be read: "+err.Error())
+		return
+	}
+	for i, name := range m.names() {
+		if i < len(rep.Bots) {
+			rep.Bots[i].Name = name
+		}
+	}
+	data, err := rep.Marshal()
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "The replay could not be written.")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-match-%d.json"`, rep.Game, id))
+	w.Write(data)
 }
 
 // matchEvents streams a platform match to the viewer: a finished one as one
@@ -239,7 +271,7 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		partial, _ := json.Marshal(map[string]any{"game": m.Game, "turns": kept})
 		send("init", snapshot{viewData: &viewData{Game: m.Game, Name: g.Info().Name, Players: len(m.Seats), Bots: m.names(),
-			Frames: frames, Replay: partial}, Human: -1, Prompt: -1, Live: true})
+			Frames: frames, Replay: partial}, Human: -1, Prompt: -1, Live: true, Queued: m.State == "queued" && len(kept) == 0})
 		frames = nil
 	}
 
@@ -292,6 +324,23 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// me says who is logged in, for the pages' header: the API's /api/v1/me,
+// but `null` with 200 for a visitor who is not, so that no logged-out page
+// logs a failed request in the browser's console.
+func (s *Site) me(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	var me json.RawMessage
+	code, err := s.apiGet(r, "/api/v1/me", &me)
+	switch {
+	case err == nil:
+		writeJSON(w, http.StatusOK, me)
+	case code == http.StatusUnauthorized:
+		writeJSON(w, http.StatusOK, nil)
+	default:
+		writeJSON(w, code, map[string]string{"error": err.Error()})
+	}
+}
+
 // pipeWriter is a ResponseWriter that streams a handler's body into a pipe.
 type pipeWriter struct {
 	w    *io.PipeWriter
@@ -316,20 +365,69 @@ func (p *pipeWriter) Write(b []byte) (int, error) {
 }
 func (p *pipeWriter) Flush() {}
 
+// apiFail shows the error page for an API answer that was not 200: missing
+// says what is missing, in words, for a 404; other statuses keep the API's
+// own message, which names the problem.
+func (s *Site) apiFail(w http.ResponseWriter, r *http.Request, code int, err error, missing string) {
+	switch {
+	case code == http.StatusNotFound || code == http.StatusBadRequest:
+		s.fail(w, r, http.StatusNotFound, missing)
+	case code == http.StatusTooManyRequests:
+		s.fail(w, r, code, "Too many requests from your address.")
+	case code < 500:
+		s.fail(w, r, code, "The server refused: "+err.Error()+".")
+	default:
+		s.log.Error("the site's request to the API failed", "path", r.URL.Path, "status", code, "err", err)
+		s.fail(w, r, code, "The server could not answer.")
+	}
+}
+
+// subject checks that the bot or player a page shows exists, so that a
+// missing one gets an error page with its status, and tells its game.
+func (s *Site) subject(w http.ResponseWriter, r *http.Request) (gameID string, ok bool) {
+	var sub struct{ Game string }
+	if id := r.PathValue("id"); id != "" {
+		n, err := strconv.ParseInt(id, 10, 64)
+		if err != nil || n <= 0 {
+			s.fail(w, r, http.StatusNotFound, "There is no such bot: a bot's address is /bots/ and its number, as the Leaderboard links it.")
+			return "", false
+		}
+		if code, err := s.apiGet(r, fmt.Sprintf("/api/v1/bots/%d", n), &sub); err != nil {
+			s.apiFail(w, r, code, err, fmt.Sprintf("There is no bot %d. The Leaderboard of each game lists its bots.", n))
+			return "", false
+		}
+	}
+	if h := r.PathValue("handle"); h != "" {
+		if code, err := s.apiGet(r, "/api/v1/players/"+url.PathEscape(strings.TrimPrefix(h, "@")), &sub); err != nil {
+			s.apiFail(w, r, code, err, "There is no player called "+strconv.Quote(h)+". The Leaderboard of each game links its players.")
+			return "", false
+		}
+		sub.Game = ""
+	}
+	return sub.Game, true
+}
+
 // platformPage renders a page whose content the browser fetches from the API.
 func (s *Site) platformPage(name, section, title string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		p := page{Title: title, Section: section, Data: map[string]string{"handle": r.PathValue("handle"), "id": r.PathValue("id")}}
+		p := page{Title: title, Section: section, Data: map[string]string{"handle": r.PathValue("handle"), "id": r.PathValue("id"), "maxUpload": strconv.Itoa(api.MaxUpload)}}
 		gid := r.PathValue("game")
 		if gid == "" {
 			gid = r.URL.Query().Get("game")
+		}
+		if name == "bot" || name == "player" {
+			g, ok := s.subject(w, r)
+			if !ok {
+				return
+			}
+			gid = g
 		}
 		if g := lookupGame(gid); g != nil {
 			gv := viewOf(g)
 			p.Game = &gv
 			p.Title = gv.Name + ": " + title
 		} else if r.PathValue("game") != "" {
-			s.fail(w, r, http.StatusNotFound, "There is no game called "+strconv.Quote(gid)+".")
+			s.fail(w, r, http.StatusNotFound, "There is no game called "+strconv.Quote(gid)+": the games are listed above.")
 			return
 		}
 		s.render(w, http.StatusOK, name, p)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/arenabots/arena/internal/visitors"
+	"github.com/arenabots/arena/replay"
 )
 
 // fakeAPI serves one match the way the platform's API does: running while
@@ -54,10 +55,10 @@ func fakeAPI(t *testing.T, replayJSON []byte, turns [][]byte, past int) http.Han
 	return mux
 }
 
-// A running platform match reaches the viewer turn by turn, with the states
-// rebuilt from its seed and the live turns; then the whole replay. A view
-// opened late starts from the turns so far.
-func TestPlatformMatchLive(t *testing.T) {
+// liveMatch plays a Dots and Boxes match for fakeAPI: its replay, the
+// replay's bytes, and each turn as the API's live stream sends it.
+func liveMatch(t *testing.T) (*replay.Replay, []byte, [][]byte) {
+	t.Helper()
 	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
 	data, err := r.Marshal()
 	if err != nil {
@@ -68,6 +69,14 @@ func TestPlatformMatchLive(t *testing.T) {
 		b, _ := json.Marshal(&r.Turns[i])
 		turns = append(turns, b)
 	}
+	return r, data, turns
+}
+
+// A running platform match reaches the viewer turn by turn, with the states
+// rebuilt from its seed and the live turns; then the whole replay. A view
+// opened late starts from the turns so far.
+func TestPlatformMatchLive(t *testing.T) {
+	r, data, turns := liveMatch(t)
 	for _, past := range []int{0, 1, 25, len(turns)} {
 		t.Run(fmt.Sprintf("late by %d turns", past), func(t *testing.T) {
 			site, err := New(Options{Service: true})
@@ -422,4 +431,47 @@ func serveWithAPI(t *testing.T, opts Options, api http.Handler) *httptest.Server
 	srv := httptest.NewServer(site)
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// A platform match's replay downloaded from the site names each seat as the
+// site does, still verifies, and shows those names when opened again.
+func TestDownloadedReplayKeepsNames(t *testing.T) {
+	r, data, turns := liveMatch(t)
+	srv := serveWithAPI(t, Options{Service: true}, fakeAPI(t, data, turns, len(turns)))
+	resp, err := http.Get(srv.URL + "/matches/1/replay.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusConflict {
+		t.Fatalf("the replay of a running match: %d, want 409", resp.StatusCode)
+	}
+	resp, _ = http.Get(srv.URL + "/matches/1/events") // to its end: the fake API's match is finished after
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	resp, _ = http.Get(srv.URL + "/matches/1/replay.json")
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Disposition"), "attachment") {
+		t.Fatalf("download: %d %q", resp.StatusCode, resp.Header.Get("Content-Disposition"))
+	}
+	got, err := replay.Parse(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Bots[0].Name != "@house/greedy" || got.Bots[1].Name != "@eve/<b>x</b>" || got.Bots[0].Spec != r.Bots[0].Spec {
+		t.Fatalf("bots in the download: %+v", got.Bots)
+	}
+	if err := replay.Verify(got, lookupGame(got.Game)); err != nil {
+		t.Fatalf("the download does not verify: %v", err)
+	}
+	site, _ := New(Options{})
+	sess, err := site.openReplay(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := sess.snapshot(); v.Bots[1] != "@eve/<b>x</b>" {
+		t.Fatalf("the opened file shows %q", v.Bots)
+	}
 }

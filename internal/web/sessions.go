@@ -31,7 +31,8 @@ type session struct {
 	game  game.Game
 	human int // the person's seat, -1 when nobody plays
 	bots  []string
-	size  int64 // of a replay opened from a file: what its view keeps
+	size  int64      // of a replay opened from a file: what its view keeps
+	start *startSpec // how a game played here began (for a rematch); nil for a file
 
 	hb     *humanbot.Bot
 	cancel context.CancelFunc
@@ -123,7 +124,7 @@ func (ss *sessions) start(spec startSpec) (*session, error) {
 		return nil, err
 	}
 	s := &session{id: randomID(12), key: randomID(16), ip: spec.ip, game: spec.game, human: -1,
-		prompt: -1, subs: map[chan sseEvent]struct{}{}, live: true}
+		prompt: -1, subs: map[chan sseEvent]struct{}{}, live: true, start: &spec}
 	bots := make([]bot.Bot, len(spec.seats))
 	ids := make([]bot.Identity, len(spec.seats))
 	closeAll := func() {
@@ -458,9 +459,11 @@ func (s *session) unsubscribe(ch chan sseEvent) {
 // snapshot is the viewer's data for a session at this moment.
 type snapshot struct {
 	*viewData
-	Human  int    `json:"human"`
-	Prompt int    `json:"prompt"`
-	Live   bool   `json:"live"`
+	Human  int  `json:"human"`
+	Prompt int  `json:"prompt"`
+	Live   bool `json:"live"`
+	// Queued says that a platform match waits for a worker.
+	Queued bool   `json:"queued,omitempty"`
 	Failed string `json:"failed,omitempty"`
 }
 

@@ -15,8 +15,10 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -127,6 +129,12 @@ func (s *Site) routes() {
 	s.mux.HandleFunc("GET /local", s.localPage)
 	s.mux.HandleFunc("GET /kits/{lang}/{kit}", s.kitArchive)
 	s.mux.HandleFunc("GET /download/{name}", s.arenaCommand)
+	s.mux.HandleFunc("GET /favicon.ico", favicon)
+	s.mux.HandleFunc("/", s.notFound)
+	s.mux.HandleFunc("GET /play", s.choose("play", "Play built-ins", "house bots to play against"))
+	s.mux.HandleFunc("GET /rules", s.choose("rules", "Rules", "rules"))
+	s.mux.HandleFunc("GET /arena", s.choose("arena", "Arena", "Arena of live and finished matches"))
+	s.mux.HandleFunc("GET /leaderboard", s.choose("leaderboard", "Leaderboard", "leaderboard"))
 	if !s.opts.Service {
 		for _, p := range []string{"/arena/{game}", "/bots/new", "/leaderboard/{game}", "/account", "/players/{handle}", "/bots/{id}", "/matches/{id}"} {
 			s.mux.HandleFunc("GET "+p, s.needsService)
@@ -142,6 +150,8 @@ func (s *Site) routes() {
 	s.mux.HandleFunc("GET /account", s.platformPage("account", "", "Your account"))
 	s.mux.HandleFunc("GET /matches/{id}", s.matchPage)
 	s.mux.HandleFunc("GET /matches/{id}/events", s.matchEvents)
+	s.mux.HandleFunc("GET /matches/{id}/replay.json", s.matchReplay)
+	s.mux.HandleFunc("GET /me.json", s.me)
 }
 
 func cacheStatic(h http.Handler) http.Handler {
@@ -166,11 +176,12 @@ type gameView struct {
 	HouseBots []game.HouseBotInfo
 	Params    []game.ParamInfo
 	Fuel      game.FuelPolicy
+	Ties      bool // equal scores are a tie
 }
 
 func viewOf(g game.Game) gameView {
 	i := g.Info()
-	return gameView{ID: i.ID, Name: i.Name, Players: i.Players, HouseBots: g.HouseBots(), Params: i.Params, Fuel: i.Fuel}
+	return gameView{ID: i.ID, Name: i.Name, Players: i.Players, HouseBots: g.HouseBots(), Params: i.Params, Fuel: i.Fuel, Ties: i.Ties}
 }
 
 func allGames() []gameView {
@@ -216,7 +227,49 @@ func (s *Site) fail(w http.ResponseWriter, r *http.Request, status int, msg stri
 		writeJSON(w, status, map[string]string{"error": msg})
 		return
 	}
-	s.render(w, status, "error", page{Title: http.StatusText(status), Data: msg})
+	s.render(w, status, "error", page{Title: http.StatusText(status), Section: sectionOf(r.URL.Path), Data: errorData{Message: msg, Next: nextStep(status)}})
+}
+
+// errorData is what an error page says: what went wrong, and what to do.
+type errorData struct{ Message, Next string }
+
+// nextStep is the error page's advice for a status.
+func nextStep(status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return "Check the address, or go on from the links above: every game, its Arena, its Leaderboard and its Rules."
+	case http.StatusBadRequest:
+		return "Go back, correct what the message names, and send it again."
+	case http.StatusForbidden:
+		return "Log in as the owner (Log in, top right), or go back to a page of your own."
+	case http.StatusRequestEntityTooLarge:
+		return "Go back and send something smaller."
+	case http.StatusTooManyRequests:
+		return "Wait a minute, then try again."
+	case http.StatusConflict:
+		return "Wait until it ends, then reload this page."
+	}
+	return "Try again in a minute; if it keeps failing, tell whoever runs this site."
+}
+
+// notFound answers every path the site does not serve.
+func (s *Site) notFound(w http.ResponseWriter, r *http.Request) {
+	s.fail(w, r, http.StatusNotFound, "There is no page at "+strconv.Quote(r.URL.Path)+".")
+}
+
+// choose is a section without a game: it lists the games to pick from.
+func (s *Site) choose(path, title, what string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.render(w, http.StatusOK, "choose", page{Title: title, Section: path, Data: map[string]string{"Path": path, "What": what}})
+	}
+}
+
+// favicon is the icon for browsers that ask /favicon.ico whatever the page says.
+func favicon(w http.ResponseWriter, r *http.Request) {
+	data, _ := staticFS.ReadFile("static/favicon.svg")
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "max-age=86400")
+	w.Write(data)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -440,6 +493,34 @@ type sessionInfo struct {
 	Human    int
 	Bots     []string
 	Players  int
+	Rematch  *rematch // for the person who played: the same game, seats swapped
+}
+
+// rematch is the Play form's fields for the same game with the person in the
+// next seat: same opponent, seed and parameters.
+type rematch struct {
+	Opponent string
+	Seat     int
+	Players  int
+	Seed     uint64
+	Params   [][2]string // sorted by name
+}
+
+func rematchOf(sess *session) *rematch {
+	sp := sess.start
+	if sp == nil || sess.human < 0 {
+		return nil
+	}
+	rm := &rematch{Seat: (sess.human + 1) % len(sp.seats), Players: len(sp.seats), Seed: sp.seed}
+	for _, name := range sp.seats {
+		if name != "human" {
+			rm.Opponent = name
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(sp.params)) {
+		rm.Params = append(rm.Params, [2]string{k, sp.params[k]})
+	}
+	return rm
 }
 
 func (s *Site) sessionPage(w http.ResponseWriter, r *http.Request) {
@@ -456,6 +537,7 @@ func (s *Site) showSession(w http.ResponseWriter, r *http.Request, sess *session
 		Events: "/s/" + sess.id + "/events", Download: "/s/" + sess.id + "/replay.json"}
 	if c, err := r.Cookie("play_" + sess.id); err == nil && sess.key != "" && c.Value == sess.key {
 		info.Mine = true
+		info.Rematch = rematchOf(sess)
 	}
 	title := gv.Name + ": replay"
 	if sess.human >= 0 {

@@ -477,3 +477,55 @@ func greedyGameView(t *testing.T) (game.Game, *replay.Replay, *viewData) {
 	}
 	return g, r, v
 }
+
+// An error is a page of the site: its status, the five sections, the problem
+// and what to do; the script endpoints keep answering JSON.
+func TestErrorsArePages(t *testing.T) {
+	srv := newTestSite(t, Options{})
+	c := client(t)
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		want         string
+	}{
+		{"GET", "/nonexistent", 404, "Check the address"},
+		{"GET", "/rules/chess/extra", 404, "Check the address"},
+		{"GET", "/s/nosuch", 404, "Check the address"},
+		{"POST", "/view", 400, "Choose a replay file"},
+	} {
+		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader(""))
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+			t.Errorf("%s %s: %d %s, want %d and a page", tc.method, tc.path, resp.StatusCode, resp.Header.Get("Content-Type"), tc.status)
+		}
+		for _, s := range []string{tc.want, `<nav class="sections"`, `href="/play"`, `href="/arena"`, `href="/bots/new"`, `href="/leaderboard"`, `href="/rules"`} {
+			if !strings.Contains(string(body), s) {
+				t.Errorf("%s %s: the page lacks %q", tc.method, tc.path, s)
+			}
+		}
+	}
+	resp, _ := c.Get(srv.URL + "/s/nosuch/view.json")
+	resp.Body.Close()
+	if resp.StatusCode != 404 || resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("a script's endpoint: %d %s, want 404 in JSON", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	resp, _ = c.Get(srv.URL + "/favicon.ico")
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/svg+xml" {
+		t.Errorf("/favicon.ico: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	// A section without a game lists the games.
+	for _, p := range []string{"/play", "/arena", "/leaderboard", "/rules"} {
+		resp, _ := c.Get(srv.URL + p)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `href="`+p+`/grid-royale"`) {
+			t.Errorf("%s: %d, no link to the games", p, resp.StatusCode)
+		}
+	}
+}

@@ -1,7 +1,8 @@
 // Who is logged in, for the header link; the API's session cookie is HttpOnly,
-// so the page asks /api/v1/me.
+// so the page asks the site's /me.json (the API's /api/v1/me, with null for
+// a visitor who is not logged in, where the API answers 401).
 'use strict';
-window.ArenaMe = fetch('/api/v1/me', { credentials: 'same-origin' }).then(function (r) { return r.ok ? r.json() : null; }, function () { return null; });
+window.ArenaMe = fetch('/me.json', { credentials: 'same-origin' }).then(function (r) { return r.ok ? r.json() : null; }, function () { return null; });
 document.addEventListener('DOMContentLoaded', function () {
   window.ArenaMe.then(function (me) {
     var a = document.getElementById('me-link');

@@ -55,6 +55,44 @@
     var a = document.querySelector('nav.games a[href="/rules/' + String(id).replace(/[^a-z0-9-]/g, '') + '"]');
     return a ? a.textContent : String(id);
   }
+  function count(n, one, many) { return Number(n) + ' ' + (Number(n) === 1 ? one : many); }
+  // botItem is one of the visitor's own bots in a list: its rating only once
+  // a version has passed the check; a bot without one says refused, or being
+  // checked, which the bot's versions tell.
+  function botState(versions) {
+    var vs = versions || [], last = vs[vs.length - 1];
+    if (vs.some(function (v) { return v.state === 'active'; })) return 'active';
+    return last && last.state === 'checking' ? 'checking' : 'refused';
+  }
+  function stateLabel(state) { return state === 'checking' ? h('span', { cls: 'st st-ignored', text: 'being checked' }) : h('span', { cls: 'st st-malformed', text: 'refused' }); }
+  function botItem(b) {
+    var info = h('span', { text: '…' });
+    var li = h('li', null, [botLink(b.id, b.name), h('span', { cls: 'pill', text: gameName(b.game) }), info, b.retired ? h('span', { cls: 'pill', text: 'retired' }) : null]);
+    api('GET', '/api/v1/bots/' + encodeURIComponent(String(b.id))).then(function (full) {
+      var state = botState(full.versions);
+      clear(info);
+      if (state === 'active') info.textContent = 'rating ' + b.rating + ', ' + count(b.matches, 'match', 'matches');
+      else info.appendChild(stateLabel(state));
+      if (state === 'refused') info.appendChild(document.createTextNode(' no version passed its check; upload a new one'));
+    }, function (e) { info.textContent = e.message; });
+    return li;
+  }
+  // fieldError shows msg next to a form field (or clears it, msg empty);
+  // it returns whether there was one.
+  function fieldError(input, msg) {
+    var label = input.closest('label') || input.parentNode, e = label.querySelector('.field-err');
+    if (!e) { e = h('span', { cls: 'field-err', role: 'alert' }); label.appendChild(e); }
+    e.textContent = msg || ''; e.hidden = !msg;
+    if (msg) input.setAttribute('aria-invalid', 'true'); else input.removeAttribute('aria-invalid');
+    return !!msg;
+  }
+  // checkFields runs each [input, message-or-empty] and focuses the first bad one.
+  function checkFields(list) {
+    var first = null;
+    list.forEach(function (c) { if (fieldError(c[0], c[1]) && !first) first = c[0]; });
+    if (first) first.focus();
+    return !first;
+  }
   function size(n) { return n >= 1 << 20 ? (n / (1 << 20)).toFixed(1) + ' MiB' : Math.max(1, Math.round(n / 1024)) + ' KiB'; }
   function fail(el, err) { clear(el); el.appendChild(h('span', { cls: 'err-msg', text: String(err.message || err) })); }
 
@@ -156,7 +194,7 @@
       var mine = document.getElementById('mybots'), list = document.getElementById('mybots-list');
       var showMine = function (bots) {
         clear(list); mine.hidden = !bots.length;
-        bots.forEach(function (b) { list.appendChild(h('li', null, [botLink(b.id, b.name), h('span', { cls: 'pill', text: gameName(b.game) }), h('span', { text: 'rating ' + b.rating + ', ' + b.matches + ' matches' }), b.retired ? h('span', { cls: 'pill', text: 'retired' }) : null])); });
+        bots.forEach(function (b) { list.appendChild(botItem(b)); });
       };
       showMine(m.bots || []);
       var poll = function (botID, versionID, tries) {
@@ -182,8 +220,12 @@
       };
       form.addEventListener('submit', function (e) {
         e.preventDefault();
-        var file = document.getElementById('nb-file').files[0], name = document.getElementById('nb-name').value.trim(), g = document.getElementById('nb-game').value;
-        if (!file) return;
+        var fileIn = document.getElementById('nb-file'), nameIn = document.getElementById('nb-name');
+        var file = fileIn.files[0], name = nameIn.value.trim(), g = document.getElementById('nb-game').value, max = parseInt(fileIn.getAttribute('data-max'), 10);
+        if (!checkFields([
+          [nameIn, !name ? 'Give the bot a name.' : !/^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/.test(name) ? 'Not a bot name: use 1 to 32 letters, digits, ., _ or -, starting with a letter or digit.' : ''],
+          [fileIn, !file ? 'Choose the bot\'s .wasm file.' : file.size > max ? 'The file is ' + size(file.size) + '; a module may be at most ' + size(max) + '. Build it smaller (a release build, stripped).' : ''],
+        ])) return;
         clear(out); out.appendChild(h('p', { text: 'Uploading and checking…' }));
         var fd = new FormData(); fd.append('csrf', m.csrf || ''); fd.append('file', file);
         api('POST', '/api/v1/games/' + encodeURIComponent(g) + '/bots/' + encodeURIComponent(name), fd, m.csrf).then(function (d) {
@@ -217,7 +259,10 @@
       sub.appendChild(document.createTextNode('by ')); sub.appendChild(handleLink(b.player));
       sub.appendChild(document.createTextNode(' · '));
       sub.appendChild(h('a', { href: '/leaderboard/' + encodeURIComponent(String(b.game)), text: gameName(b.game) }));
-      sub.appendChild(document.createTextNode(' · rating ' + b.rating + ' · ' + b.matches + (b.matches === 1 ? ' match' : ' matches') + (b.retired ? ' · retired' : '')));
+      var state = botState(b.versions);
+      if (state === 'active') sub.appendChild(document.createTextNode(' · rating ' + b.rating + ' · ' + count(b.matches, 'match', 'matches')));
+      else { sub.appendChild(document.createTextNode(' · ')); sub.appendChild(stateLabel(state)); }
+      if (b.retired) sub.appendChild(document.createTextNode(' · retired'));
       var tb = document.getElementById('b-versions');
       (b.versions || []).slice().reverse().forEach(function (v) {
         var msg = v.message ? h('div', { cls: 'hint', text: String(v.message) }) : null;
@@ -236,7 +281,8 @@
         });
       });
     }, function (e) { document.getElementById('b-title').textContent = e.message; });
-    api('GET', '/api/v1/bots/' + encodeURIComponent(id) + '/ratings?limit=200').then(function (d) { ratingChart(document.getElementById('b-chart'), (d.points || []).slice().reverse()); });
+    api('GET', '/api/v1/bots/' + encodeURIComponent(id) + '/ratings?limit=200').then(function (d) { ratingChart(document.getElementById('b-chart'), (d.points || []).slice().reverse()); },
+      function (e) { document.getElementById('b-chart-note').textContent = e.message; });
     api('GET', '/api/v1/matches?bot=' + encodeURIComponent(id) + '&limit=50').then(function (d) {
       var ms = d.matches || [];
       fillMatches(document.getElementById('b-matches'), ms.slice(0, 20));
@@ -246,8 +292,8 @@
       ['ok', 'illegal', 'malformed', 'fuel', 'timeout', 'crash', 'retired', 'ignored'].forEach(function (k) {
         t.appendChild(h('tr', null, [h('th', { scope: 'row' }, [h('span', { cls: 'st st-' + k, text: k })]), h('td', { text: String(counts[k] || 0) + (total ? ' (' + Math.round(100 * (counts[k] || 0) / total) + '%)' : '') })]));
       });
-      t.appendChild(h('caption', { text: ms.length ? 'Every answer in its ' + ms.length + ' most recent ' + (ms.length === 1 ? 'match' : 'matches') + '.' : 'No matches yet.' }));
-    });
+      t.appendChild(h('caption', { text: ms.length === 1 ? 'Every answer in its one match.' : ms.length ? 'Every answer in its ' + ms.length + ' most recent matches.' : 'No matches yet.' }));
+    }, function (e) { fail(document.getElementById('b-matches'), e); });
   }
 
   function ratingChart(svg, pts) {
@@ -261,7 +307,7 @@
     var Y = function (r) { return 10 + (hi - r) * 95 / (hi - lo); };
     [lo, hi].forEach(function (v) { el('line', { class: 'grid', x1: 36, x2: 396, y1: Y(v), y2: Y(v) }); var t = el('text', { class: 'axis', x: 2, y: Y(v) + 3 }); t.textContent = String(Math.round(v)); });
     el('polyline', { class: 'line', points: pts.map(function (p, i) { return X(i).toFixed(1) + ',' + Y(p.rating).toFixed(1); }).join(' ') });
-    note.textContent = pts.length + ' rated matches; now ' + pts[pts.length - 1].rating + '.';
+    note.textContent = count(pts.length, 'rated match', 'rated matches') + '; now ' + pts[pts.length - 1].rating + '.';
   }
 
   if (pageName === 'account') {
@@ -272,7 +318,7 @@
       document.getElementById('acc-handle').textContent = String(m.handle);
       document.getElementById('acc-page').href = '/players/' + encodeURIComponent(String(m.handle).replace(/^@/, ''));
       var list = document.getElementById('acc-bots'); clear(list);
-      (m.bots || []).forEach(function (b) { list.appendChild(h('li', null, [botLink(b.id, b.name), h('span', { cls: 'pill', text: gameName(b.game) }), h('span', { text: 'rating ' + b.rating + ', ' + b.matches + ' matches' })])); });
+      (m.bots || []).forEach(function (b) { list.appendChild(botItem(b)); });
       if (!list.firstChild) list.appendChild(h('li', null, ['No bots yet: ', h('a', { href: '/bots/new', text: 'upload one' }), '.']));
       document.getElementById('logout').onclick = function () { api('DELETE', '/api/v1/sessions', undefined, m.csrf).then(function () { location.href = '/account'; }, function (e) { alert(e.message); }); };
       document.getElementById('new-token').onclick = function () {
@@ -282,9 +328,14 @@
     var creds = function (form, path) {
       form.addEventListener('submit', function (e) {
         e.preventDefault();
-        var msg = form.querySelector('.msg');
+        var msg = form.querySelector('.msg'), hIn = form.querySelector('[name=handle]'), pIn = form.querySelector('[name=password]'), handle = hIn.value.trim();
+        var signup = path === '/api/v1/accounts';
+        if (!checkFields([
+          [hIn, !handle ? 'Enter your handle.' : signup && !/^[a-z0-9][a-z0-9_-]{1,23}$/.test(handle) ? 'Not a handle: use 2 to 24 small letters (a-z), digits, - or _, starting with a letter or digit.' : ''],
+          [pIn, !pIn.value ? 'Enter a password.' : signup && pIn.value.length < 8 ? 'The password needs at least 8 characters.' : ''],
+        ])) { msg.textContent = ''; return; }
         msg.className = 'msg'; msg.textContent = '…';
-        api('POST', path, { handle: form.querySelector('[name=handle]').value.trim(), password: form.querySelector('[name=password]').value }).then(function (d) {
+        api('POST', path, { handle: handle, password: pIn.value }).then(function (d) {
           if (d && d.token && path === '/api/v1/accounts') sessionStorage.setItem('arena-new-token', d.token);
           location.href = '/account';
         }, function (err) { msg.className = 'msg err-msg'; msg.textContent = err.message; });
@@ -312,6 +363,8 @@
         if (!m || !m.handle) return;
         var box = document.getElementById('logs'), list = document.getElementById('log-list');
         for (var s = 0; s < seats; s++) (function (s) {
+          // Only the owner may read a seat's log: ask for the visitor's seats.
+          if (String(V.bots[s] || '').indexOf(String(m.handle) + '/') !== 0) return;
           api('GET', '/api/v1/matches/' + encodeURIComponent(matchID) + '/seats/' + s + '/log').then(function (d) {
             box.hidden = false;
             list.appendChild(h('h3', { text: 'Seat ' + s + ': ' + (V.bots[s] || '') }));

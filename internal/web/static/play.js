@@ -56,7 +56,11 @@
   }
 
   function updatePrompt() {
-    if (V.done) { promptEl.hidden = true; controls.hidden = true; if (leave) leave.hidden = true; return; }
+    if (V.done) {
+      promptEl.hidden = true; controls.hidden = true; if (leave) leave.hidden = true;
+      var rm = document.getElementById('rematch'); if (rm) rm.hidden = false;
+      return;
+    }
     if (V.prompt < 0) { promptEl.hidden = true; return; }
     promptEl.hidden = false;
     promptEl.className = 'prompt';
@@ -132,6 +136,7 @@
       var f = latest(), list = [];
       mine(f).forEach(function (u) { if (orders[u.id] && orders[u.id] !== 'STAY') list.push({ unit: u.id, do: orders[u.id] }); });
       send({ orders: list, spawn: spawn.checked });
+      spawn.checked = false; // one spawn per tick: orders stay, a spawn does not
     }
     var pad = document.createElement('span'); pad.className = 'pad';
     button('↑', 'Move north (↑ or w)', function () { order('MOVE_N'); });

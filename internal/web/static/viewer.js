@@ -75,7 +75,7 @@
     }
     scrub.max = String(V.frames.length - 1);
     scrub.value = String(i);
-    turnLabel.textContent = 'turn ' + i + ' of ' + (V.frames.length - 1) + (V.done ? '' : ' so far');
+    turnLabel.textContent = V.queued ? 'not started' : 'turn ' + i + ' of ' + (V.frames.length - 1) + (V.done ? '' : ' so far');
     drawSeats();
     drawCursor();
     V.listeners.forEach(function (fn) { fn(); });
@@ -98,7 +98,9 @@
         sub.appendChild(document.createTextNode(n + ' unit' + (n === 1 ? '' : 's') + ', ' + cargo + ' carried'));
         sub.appendChild(document.createElement('br'));
       }
-      if (rec) {
+      if (rec && rec.status === 'ignored' && s === V.human) {
+        sub.appendChild(document.createTextNode(mover === s ? '' : 'waiting'));
+      } else if (rec) {
         var st = document.createElement('span'); st.className = 'st st-' + String(rec.status).replace(/[^a-z]/g, ''); st.textContent = String(rec.status);
         sub.appendChild(st);
         if (rec.fuel) sub.appendChild(document.createTextNode(' ' + Number(rec.fuel).toLocaleString() + ' fuel'));
@@ -164,9 +166,11 @@
     if (!r.placement || !r.scores) return V.failed ? 'The match stopped: ' + V.failed : 'The match is over.';
     // Scores best first, as the placement ranks the seats.
     var ranked = r.placement.map(function (seat) { return r.scores[seat]; });
-    var best = r.placement[0], tie = ranked.length > 1 && gameID === 'lines-and-boxes' && ranked[0] === ranked[1];
-    if (tie) return 'The game is a tie, ' + ranked.join(' to ') + '.';
-    var who = seatName(best) + (best === V.human && V.mine ? ' win' : ' wins');
+    var best = r.placement[0], tie = ranked.length > 1 && root.getAttribute('data-ties') === 'true' && ranked[0] === ranked[1];
+    var you = V.human >= 0 && V.mine;
+    if (tie) return (you ? 'Draw, ' : 'The game is a tie, ') + ranked.join(' to ') + '.';
+    // The person who played is told the result first.
+    var who = !you ? seatName(best) + ' wins' : best === V.human ? 'You won' : 'You lost; ' + seatName(best) + ' wins';
     if (ranked.length === 2) return who + ', ' + ranked.join(' to ') + '.';
     if (!full) return who + ' with ' + ranked[0] + '.';
     return who + ' with ' + ranked[0] + '; then ' + r.placement.slice(1).map(function (seat) { return seatName(seat) + ' ' + r.scores[seat]; }).join(', ') + '.';
@@ -308,6 +312,7 @@
   function describe() {
     if (V.failed) return 'The match stopped: ' + V.failed;
     if (V.done) return 'Finished after ' + (V.frames.length - 1) + ' turns. ' + resultText();
+    if (V.queued) return 'Queued: the match waits for a free worker, and is shown here from its first turn.';
     if (V.prompt >= 0 && V.mine) return 'Your move.';
     if (V.human >= 0) return V.mine ? 'The house bot is thinking…' : 'Live: a person is playing.';
     return root.getAttribute('data-match') !== '0' ? 'Live: the bots are playing.' : 'Live: the house bots are playing.';
@@ -317,7 +322,11 @@
   // Data arrives as server-sent events; a finished match sends one snapshot.
   var wanted = parseInt(new URL(location.href).searchParams.get('turn'), 10);
   function onInit(d) {
-    V.bots = d.bots || []; V.players = d.players | 0; V.done = !!d.done; V.live = !!d.live;
+    // A second snapshot is the final one of a match this page watched live:
+    // it ends on the final state (or where the visitor scrubbed to), never
+    // back at turn 0.
+    var again = V.frames.length > 0, keep = again && !V.follow ? V.index : -1;
+    V.bots = d.bots || []; V.players = d.players | 0; V.done = !!d.done; V.live = !!d.live; V.queued = !!d.queued && !V.done;
     V.prompt = d.prompt == null ? -1 : d.prompt; V.failed = d.failed || '';
     var rep = d.replay || {};
     V.turns = (rep.turns || []).slice(0, Math.max(0, (d.frames || []).length - 1));
@@ -327,16 +336,18 @@
     drawLogs();
     prepareAll();
     collectFailures(); drawMarks(); drawCharts();
-    var start = V.frames.length - 1;
+    var start = V.frames.length - 1, autoplay = false;
     if (!isNaN(wanted)) { start = Math.max(0, Math.min(start, wanted)); wanted = NaN; V.follow = start === V.frames.length - 1; }
-    else if (V.done && V.human < 0) start = 0;
+    else if (keep >= 0) start = Math.min(start, keep);
+    else if (V.done && !again && start > 0) { start = 0; autoplay = true; } // a finished match plays from its start
     V.index = start;
     V.draw(false);
     V.describe();
     document.getElementById('dl').hidden = !V.done;
-    if (V.done && V.human < 0 && V.index === 0 && V.frames.length > 1 && !V.autoplayed) { V.autoplayed = true; }
+    if (autoplay) setPlaying(true);
   }
   function onTurn(d) {
+    V.queued = false;
     V.turns.push(d.turn); V.frames.push(d.frame);
     prepareAll();
     if (V.follow && !V.playing) V.go(V.frames.length - 1, true);
@@ -362,7 +373,7 @@
     es.close();
     if (V.done) return;
     var d = JSON.parse(e.data || '{}');
-    V.done = true; V.live = false; V.prompt = -1; V.failed = d.failed || '';
+    V.done = true; V.live = false; V.queued = false; V.prompt = -1; V.failed = d.failed || '';
     V.result = d.result || null;
     document.getElementById('dl').hidden = false;
     collectFailures(); drawMarks(); drawCharts();
