@@ -154,3 +154,30 @@ func TestReplayRerunRunsNothingBesideIt(t *testing.T) {
 		t.Fatalf("exit %d: %q", code, errOut)
 	}
 }
+
+// TestReplayReadersStartNothing: every other command that reads a replay
+// (verify, show, logs, match --from) leaves the hostile exec: seat alone;
+// the site's viewer (arena view, /view) and package replay cannot start a
+// bot at all: they do not link the packages that open one.
+func TestReplayReadersStartNothing(t *testing.T) {
+	command, sha, marker := shellAttack(t)
+	dir, path := hostileReplay(t, "dots-and-boxes", bot.Identity{Spec: command, SHA256: sha})
+	for _, args := range [][]string{
+		{"replay", "verify", path},
+		{"replay", "show", path},
+		{"replay", "logs", path, "--seat", "0"},
+		{"match", "--game", "dots-and-boxes", "--from", path, "--turn", "5", "--bot", "builtin:greedy", "--bot", "builtin:random", "--replay", filepath.Join(dir, "on.json")},
+	} {
+		arena(t, args...)
+		mustNotExist(t, marker, strings.Join(args[:2], " "))
+	}
+	out, err := exec.Command("go", "list", "-deps", "../../internal/web", "../../replay").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, pkg := range []string{"bot/spec", "bot/execbot", "bot/potmbot", "bot/wasmbot"} {
+		if strings.Contains(string(out), "/arena/"+pkg+"\n") {
+			t.Errorf("the site or package replay links %s, which starts bots", pkg)
+		}
+	}
+}
