@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -135,8 +136,16 @@ func locate(id bot.Identity, dir string, allowNative bool) (string, error) {
 	if native {
 		limit = maxNativeSize
 	}
-	if sum, err := hashing.RegularFileSHA256(arg, limit); err == nil && sum == id.SHA256 {
+	sum, err := hashing.RegularFileSHA256(arg, limit)
+	if err == nil && sum == id.SHA256 {
 		return id.Spec, nil
+	}
+	why := "" // why the recorded path was passed over, when it exists
+	switch {
+	case err == nil:
+		why = fmt.Sprintf(" (%s has another sha256)", arg)
+	case !errors.Is(err, fs.ErrNotExist):
+		why = fmt.Sprintf(" (%v)", err)
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
@@ -152,7 +161,7 @@ func locate(id bot.Identity, dir string, allowNative bool) (string, error) {
 			return kind + ":" + p, nil
 		}
 	}
-	return "", fmt.Errorf("no file with sha256 %s at its path nor next to the replay: copy that file, under any name, into %s", id.SHA256, dir)
+	return "", fmt.Errorf("no file with sha256 %s at its path%s nor next to the replay: copy that file, under any name, into %s", id.SHA256, why, dir)
 }
 
 // maxNativeSize bounds the native programs rerun --allow-native hashes.

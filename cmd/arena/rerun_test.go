@@ -126,7 +126,7 @@ func TestReplayRerunOpensOnlyBoundedRegularFiles(t *testing.T) {
 		_, path := hostileReplay(t, "dots-and-boxes", bot.Identity{Spec: "wasm:" + p, SHA256: anyHash})
 		start := time.Now()
 		errOut, code := rerunWithin(t, 30*time.Second, path)
-		if code != 1 || !strings.Contains(errOut, "seat 0") || !strings.Contains(errOut, "no file with sha256") {
+		if code != 1 || !strings.Contains(errOut, "seat 0") || !strings.Contains(errOut, "not a regular file") {
 			t.Errorf("wasm:%s: exit %d after %v: %q", p, code, time.Since(start), errOut)
 		}
 	}
