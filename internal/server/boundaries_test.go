@@ -1,18 +1,23 @@
 package server_test
 
+// The boundaries with site visitors and uploaders (docs/security.md).
+
 import (
 	"bufio"
 	"bytes"
+	"database/sql"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/arenabots/arena/internal/server"
 	"github.com/arenabots/arena/internal/store"
+	"github.com/arenabots/arena/sandbox/wasmtest"
 )
 
 // rawPost sends a POST whose header declares length bytes of body but
@@ -107,5 +112,65 @@ func TestStrictBodies(t *testing.T) {
 	}
 	if code := call(t, "POST", base+"/api/v1/tokens", tok, nil, "", nil); code != 201 {
 		t.Errorf("token: %d", code)
+	}
+}
+
+// TestCrashedUploadIsToldItCrashed: a module that traps on every turn is
+// retired after its restarts, and its refusal says it crashed, not that it
+// ran out of fuel.
+func TestCrashedUploadIsToldItCrashed(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) { o.NoMatchmaker = true })
+	tok := signup(t, r.URL, "alice")
+	crasher := wasmtest.Echo{FaultOnRead: 1, Fault: "unreachable"}.Module()
+	var up struct {
+		Error   string
+		Version struct{ State string }
+	}
+	st := call(t, "POST", r.URL+"/api/v1/games/dots-and-boxes/bots/crasher", tok, bytes.NewReader(crasher), "application/wasm", &up)
+	if st != 422 || up.Version.State != "refused" || !strings.Contains(up.Error, "retired") {
+		t.Fatalf("a crashing bot: %d %+v; want refused, with crashes and then retired turns", st, up)
+	}
+	if !strings.Contains(up.Error, "It crashed (trap") || strings.Contains(up.Error, "ran out of fuel") {
+		t.Fatalf("a crashing bot's refusal: %q; want the crash hint and no fuel hint", up.Error)
+	}
+}
+
+// TestSecretsAreStoredHashed: the database holds no password, API token or
+// session secret a visitor was given, only hashes of them (bcrypt for the
+// password), so a copy of the database signs no one in.
+func TestSecretsAreStoredHashed(t *testing.T) {
+	r := start(t, store.SQLite, func(o *server.Options) { o.NoMatchmaker = true })
+	tok := signup(t, r.URL, "alice")
+	cookie, _ := login(t, r.URL, "alice")
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(r.dir, "arena.db")+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var pw string
+	if err := db.QueryRow(`SELECT password_hash FROM accounts WHERE handle = 'alice'`).Scan(&pw); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(pw, "$2") || strings.Contains(pw, "correct horse") {
+		t.Errorf("alice's password is stored as %q; want a bcrypt hash", pw)
+	}
+	rows, err := db.Query(`SELECT hash FROM tokens`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if strings.Contains(h, tok) || strings.Contains(tok, h) || strings.Contains(h, cookie) || strings.Contains(cookie, h) {
+			t.Errorf("a token is stored as given: %q", h)
+		}
+	}
+	if n < 3 { // the API token and the sessions of sign-up and log-in
+		t.Fatalf("%d tokens stored; want 3", n)
 	}
 }
