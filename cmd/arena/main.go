@@ -83,7 +83,7 @@ var usageLines = map[string]string{
 	"worker":        "arena worker [--creds FILE] [--nats URL]",
 	"backup":        "arena backup --out FILE [--data DIR | --db URL]",
 	"replay verify": "arena replay verify FILE",
-	"replay rerun":  "arena replay rerun FILE",
+	"replay rerun":  "arena replay rerun [--allow-native] FILE",
 	"games":         "arena games [--json]",
 	"bots":          "arena bots [--json]",
 }

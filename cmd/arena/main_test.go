@@ -152,14 +152,14 @@ func TestReplayRerunExecBot(t *testing.T) {
 		"--bot", "exec:"+script, "--bot", "builtin:greedy", "--replay", path); code != 0 {
 		t.Fatalf("match: exit %d: %s", code, errOut)
 	}
-	out, errOut, code := arena(t, "replay", "rerun", path)
-	if code != 0 || !strings.Contains(out, "ok") {
+	out, errOut, code := arena(t, "replay", "rerun", "--allow-native", path)
+	if code != 0 || !strings.Contains(out, "ok") || !strings.Contains(errOut, "seat 0 runs the native program") {
 		t.Fatalf("rerun: exit %d: %s %s", code, out, errOut)
 	}
 	data, _ := os.ReadFile(path)
 	edited := bytes.Replace(data, []byte(`"answer":"{\"orient\":\"H\",\"r\":0,\"c\":0}"`), []byte(`"answer":"{}"`), 1)
 	os.WriteFile(path, edited, 0o644)
-	if _, errOut, code := arena(t, "replay", "rerun", path); code != 1 || !strings.Contains(errOut, "answered") {
+	if _, errOut, code := arena(t, "replay", "rerun", "--allow-native", path); code != 1 || !strings.Contains(errOut, "answered") {
 		t.Fatalf("rerun of an edited replay: exit %d: %s", code, errOut)
 	}
 }

@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -18,6 +22,7 @@ import (
 	"github.com/arenabots/arena/internal/housebots"
 	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
+	"github.com/arenabots/arena/sandbox/meter"
 	"golang.org/x/term"
 )
 
@@ -57,7 +62,8 @@ func loadReplay(path string) (*replay.Replay, game.Game, error) {
 }
 
 type rerunCmd struct {
-	File string `arg:"" type:"existingfile" help:"Replay file."`
+	File        string `arg:"" type:"existingfile" help:"Replay file."`
+	AllowNative bool   `help:"Also run the exec: and potm: programs the replay names, each printed first. A replay is a file from anyone: only for one you trust."`
 }
 
 func (c *rerunCmd) Run() error {
@@ -65,10 +71,16 @@ func (c *rerunCmd) Run() error {
 	if err != nil {
 		return err
 	}
+	// Every seat is found and checked before any bot starts.
 	specs := make([]string, len(r.Bots))
 	for i, id := range r.Bots {
-		if specs[i], err = locate(id, filepath.Dir(c.File)); err != nil {
-			return fmt.Errorf("seat %d: %w", i, err)
+		if specs[i], err = locate(id, filepath.Dir(c.File), c.AllowNative); err != nil {
+			return fmt.Errorf("seat %d (%s): %s", i, strconv.Quote(id.Spec), escapeControls([]byte(err.Error())))
+		}
+	}
+	for i, s := range specs {
+		if kind, _, _ := spec.Split(s); kind == "exec" || kind == "potm" {
+			fmt.Fprintf(os.Stderr, "seat %d runs the native program %s (sha256 %s)\n", i, strconv.Quote(s), r.Bots[i].SHA256)
 		}
 	}
 	if err := (match.Runner{}).Rerun(context.Background(), r, g, spec.Opener(specs)); err != nil {
@@ -79,29 +91,67 @@ func (c *rerunCmd) Run() error {
 	return nil
 }
 
-// locate finds a recorded bot: by its path when the file there still has the
-// recorded hash, else by a file with that hash next to the replay.
-func locate(id bot.Identity, dir string) (string, error) {
-	if id.SHA256 == "" {
-		return id.Spec, nil
-	}
-	kind, path, err := spec.Split(id.Spec)
+// locate finds a recorded bot and returns the spec that opens it. A replay
+// is data from anyone, so nothing it names runs unless its bytes are the
+// recorded ones: a wasm module is a regular file of at most the module size
+// limit with the recorded sha256, found at its recorded path, else beside the
+// replay, else among the house modules the binary embeds; a native program
+// (exec:, potm:) is refused unless allowNative, and then it too must be a
+// regular file with the recorded sha256. A house bot compiled into the binary
+// has no file and needs no hash; any other seat without one is refused.
+func locate(id bot.Identity, dir string, allowNative bool) (string, error) {
+	kind, arg, err := spec.Split(id.Spec)
 	if err != nil {
 		return "", err
 	}
-	if kind == "exec" {
-		return id.Spec, nil // a command line, not a path; its program is checked when it runs
-	}
-	if sum, err := hashing.FileSHA256(path); err == nil && sum == id.SHA256 {
+	if kind == "builtin" {
 		return id.Spec, nil
+	}
+	if !validSHA256(id.SHA256) {
+		return "", errors.New("the replay records no valid sha256 for this bot, so nothing can show which program it is; refused")
+	}
+	native := kind == "exec" || kind == "potm"
+	switch {
+	case kind != "wasm" && !native:
+		return "", fmt.Errorf("unknown kind %q", kind)
+	case native && !allowNative:
+		return "", errors.New("a native program: a replay is data, and rerun starts no program a replay names; rerun with --allow-native to run it, if you trust this replay")
+	case kind == "exec":
+		// A command line: its program (the first word, looked up as when it
+		// was recorded) must have the recorded hash.
+		words := strings.Fields(arg)
+		if len(words) == 0 {
+			return "", errors.New("an empty command")
+		}
+		path, err := exec.LookPath(words[0])
+		if err != nil {
+			return "", err
+		}
+		if sum, err := hashing.RegularFileSHA256(path, maxNativeSize); err != nil || sum != id.SHA256 {
+			return "", fmt.Errorf("its program %s is not the recorded one (sha256 %s)", path, id.SHA256)
+		}
+		return id.Spec, nil
+	}
+	limit := int64(meter.MaxModuleSize)
+	if native {
+		limit = maxNativeSize
+	}
+	sum, err := hashing.RegularFileSHA256(arg, limit)
+	if err == nil && sum == id.SHA256 {
+		return id.Spec, nil
+	}
+	why := "" // why the recorded path was passed over, when it exists
+	switch {
+	case err == nil:
+		why = fmt.Sprintf(" (%s has another sha256)", arg)
+	case !errors.Is(err, fs.ErrNotExist):
+		why = fmt.Sprintf(" (%v)", err)
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
-		if e.Type().IsRegular() {
-			if sum, err := hashing.FileSHA256(p); err == nil && sum == id.SHA256 {
-				return kind + ":" + p, nil
-			}
+		if sum, err := hashing.RegularFileSHA256(p, limit); err == nil && sum == id.SHA256 {
+			return kind + ":" + p, nil
 		}
 	}
 	if kind == "wasm" {
@@ -111,7 +161,24 @@ func locate(id bot.Identity, dir string) (string, error) {
 			return kind + ":" + p, nil
 		}
 	}
-	return "", fmt.Errorf("bot %s (sha256 %s) not found at its path nor next to the replay: copy that module, under any file name, into %s", id.Spec, id.SHA256, dir)
+	return "", fmt.Errorf("no file with sha256 %s at its path%s nor next to the replay: copy that file, under any name, into %s", id.SHA256, why, dir)
+}
+
+// maxNativeSize bounds the native programs rerun --allow-native hashes.
+const maxNativeSize = 1 << 30
+
+// validSHA256 reports whether s is a sha256 as replays write it: 64
+// lower-case hex digits.
+func validSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // houseModule finds a module of the house's ladder with the given hash

@@ -175,7 +175,7 @@ func TestRerunOfRawBytes(t *testing.T) {
 	if b64 < 30 || long < 15 {
 		t.Fatalf("%d answers in base64, %d long ones kept whole", b64, long)
 	}
-	for _, cmd := range [][]string{{"replay", "verify", path}, {"replay", "rerun", path}} {
+	for _, cmd := range [][]string{{"replay", "verify", path}, {"replay", "rerun", "--allow-native", path}} {
 		if out, errOut, code := arena(t, cmd...); code != 0 || !strings.Contains(out, "ok") {
 			t.Fatalf("%v: exit %d: %s %s", cmd, code, out, errOut)
 		}

@@ -147,30 +147,35 @@ func New(st *store.Store, p Platform, opt Options) *API {
 type handler func(w http.ResponseWriter, r *http.Request) error
 
 func (a *API) routes() {
-	h := func(pattern string, f handler) {
+	h := func(pattern string, body bodyRule, f handler) {
 		a.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-			a.serve(w, r, f)
+			a.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
+				if err := checkBody(r, body); err != nil {
+					return err
+				}
+				return f(w, r)
+			})
 		})
 	}
-	h("POST /api/v1/accounts", a.signup)
-	h("POST /api/v1/sessions", a.login)
-	h("DELETE /api/v1/sessions", a.logout)
-	h("POST /api/v1/tokens", a.newToken)
-	h("GET /api/v1/me", a.me)
-	h("GET /api/v1/games", a.games)
-	h("GET /api/v1/games/{game}", a.game)
-	h("GET /api/v1/games/{game}/leaderboard", a.leaderboard)
-	h("POST /api/v1/games/{game}/bots/{name}", a.upload)
-	h("GET /api/v1/players/{handle}", a.player)
-	h("GET /api/v1/bots/{id}", a.bot)
-	h("GET /api/v1/bots/{id}/ratings", a.ratings)
-	h("POST /api/v1/bots/{id}/retire", a.retire)
-	h("GET /api/v1/matches", a.matches)
-	h("GET /api/v1/matches/{id}", a.match)
-	h("GET /api/v1/matches/{id}/replay", a.replay)
-	h("GET /api/v1/matches/{id}/live", a.live)
-	h("GET /api/v1/matches/{id}/seats/{seat}/log", a.seatLog)
-	h("POST /api/v1/challenges", a.challenge)
+	h("POST /api/v1/accounts", bodyJSON, a.signup)
+	h("POST /api/v1/sessions", bodyJSON, a.login)
+	h("DELETE /api/v1/sessions", bodyNone, a.logout)
+	h("POST /api/v1/tokens", bodyOwn, a.newToken)
+	h("GET /api/v1/me", bodyNone, a.me)
+	h("GET /api/v1/games", bodyNone, a.games)
+	h("GET /api/v1/games/{game}", bodyNone, a.game)
+	h("GET /api/v1/games/{game}/leaderboard", bodyNone, a.leaderboard)
+	h("POST /api/v1/games/{game}/bots/{name}", bodyOwn, a.upload)
+	h("GET /api/v1/players/{handle}", bodyNone, a.player)
+	h("GET /api/v1/bots/{id}", bodyNone, a.bot)
+	h("GET /api/v1/bots/{id}/ratings", bodyNone, a.ratings)
+	h("POST /api/v1/bots/{id}/retire", bodyNone, a.retire)
+	h("GET /api/v1/matches", bodyNone, a.matches)
+	h("GET /api/v1/matches/{id}", bodyNone, a.match)
+	h("GET /api/v1/matches/{id}/replay", bodyNone, a.replay)
+	h("GET /api/v1/matches/{id}/live", bodyNone, a.live)
+	h("GET /api/v1/matches/{id}/seats/{seat}/log", bodyNone, a.seatLog)
+	h("POST /api/v1/challenges", bodyJSON, a.challenge)
 	a.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		a.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
 			if allow := a.allowed(r); len(allow) > 0 {

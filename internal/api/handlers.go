@@ -34,22 +34,6 @@ type Credentials struct {
 	Password string `json:"password"`
 }
 
-// decodeJSON reads a JSON body strictly: one object of known fields, within
-// maxJSONBody bytes.
-func decodeJSON(r *http.Request, dst any) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || mt != "application/json" {
-			return Errorf(http.StatusUnsupportedMediaType, "send a JSON body with Content-Type: application/json")
-		}
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxJSONBody))
-	if err != nil {
-		return err
-	}
-	return DecodeStrict(body, dst)
-}
-
 // DecodeStrict decodes one JSON value of dst's shape, refusing unknown
 // fields and trailing data.
 func DecodeStrict(body []byte, dst any) error {
@@ -89,50 +73,22 @@ func DecodeCredentials(body []byte) (Credentials, error) {
 	if err := DecodeStrict(body, &c); err != nil {
 		return c, err
 	}
-	if err := checkHandle(c.Handle); err != nil {
-		return c, err
-	}
-	return c, checkPassword(c.Password)
+	return c, checkCredentials(c)
 }
 
-func (a *API) credentials(r *http.Request) (Credentials, error) {
-	if err := checkOrigin(r); err != nil {
-		return Credentials{}, err
+// checkCredentials says what is wrong with a handle or password, if anything.
+func checkCredentials(c Credentials) error {
+	if err := checkHandle(c.Handle); err != nil {
+		return err
 	}
-	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if ct == "application/x-www-form-urlencoded" {
-		r.Body = http.MaxBytesReader(nil, r.Body, maxJSONBody)
-		if err := r.ParseForm(); err != nil {
-			return Credentials{}, Errorf(http.StatusBadRequest, "bad form")
-		}
-		c := Credentials{Handle: r.PostForm.Get("handle"), Password: r.PostForm.Get("password")}
-		if len(r.PostForm) == 1 && !r.PostForm.Has("handle") {
-			for k := range r.PostForm { // the one key: curl -d '{"handle":...}' sends JSON as a form
-				if strings.HasPrefix(strings.TrimSpace(k), "{") {
-					return c, Errorf(http.StatusUnsupportedMediaType, "the body is JSON sent as a form: add the header Content-Type: application/json")
-				}
-			}
-		}
-		if err := checkHandle(c.Handle); err != nil {
-			return c, err
-		}
-		return c, checkPassword(c.Password)
-	}
-	if ct != "" && ct != "application/json" {
-		return Credentials{}, Errorf(http.StatusUnsupportedMediaType, "send JSON (application/json) or a form")
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxJSONBody))
-	if err != nil {
-		return Credentials{}, err
-	}
-	return DecodeCredentials(body)
+	return checkPassword(c.Password)
 }
 
 func (a *API) signup(w http.ResponseWriter, r *http.Request) error {
 	if !a.signups.Allow(a.clientIP(r)) {
 		return Errorf(http.StatusTooManyRequests, "too many sign-ups from your address; wait a minute")
 	}
-	c, err := a.credentials(r)
+	c, err := readCredentials(r)
 	if err != nil {
 		return err
 	}
@@ -164,7 +120,7 @@ func (a *API) login(w http.ResponseWriter, r *http.Request) error {
 	if !a.logins.Allow(a.clientIP(r)) {
 		return Errorf(http.StatusTooManyRequests, "too many log-in attempts from your address; wait a minute")
 	}
-	c, err := a.credentials(r)
+	c, err := readCredentials(r)
 	if err != nil {
 		return err
 	}
@@ -202,8 +158,12 @@ func (a *API) newToken(w http.ResponseWriter, r *http.Request) error {
 	if _, ok, err := a.who(r); err != nil {
 		return err
 	} else if ok {
+		// Authenticated already: the request takes no body.
 		c, err := a.mustAuth(r, "")
 		if err != nil {
+			return err
+		}
+		if err := refuseBody(r); err != nil {
 			return err
 		}
 		acc = c.acc
@@ -211,7 +171,10 @@ func (a *API) newToken(w http.ResponseWriter, r *http.Request) error {
 		if !a.logins.Allow(a.clientIP(r)) {
 			return Errorf(http.StatusTooManyRequests, "too many log-in attempts from your address; wait a minute")
 		}
-		c, err := a.credentials(r)
+		if err := limitBody(r, maxJSONBody); err != nil {
+			return err
+		}
+		c, err := readCredentials(r)
 		if err != nil {
 			return err
 		}
@@ -1109,13 +1072,18 @@ func DecodeChallenge(body []byte) (ChallengeRequest, error) {
 	if err := DecodeStrict(body, &c); err != nil {
 		return c, err
 	}
+	return c, checkChallenge(c)
+}
+
+// checkChallenge says what is wrong with a challenge, if anything.
+func checkChallenge(c ChallengeRequest) error {
 	if c.Game == "" {
-		return c, Errorf(http.StatusBadRequest, "game: required")
+		return Errorf(http.StatusBadRequest, "game: required")
 	}
 	if len(c.Bots) < 2 || len(c.Bots) > 8 {
-		return c, Errorf(http.StatusBadRequest, "bots: 2 to 8 bot ids, in seat order")
+		return Errorf(http.StatusBadRequest, "bots: 2 to 8 bot ids, in seat order")
 	}
-	return c, nil
+	return nil
 }
 
 func (a *API) challenge(w http.ResponseWriter, r *http.Request) error {
@@ -1126,15 +1094,11 @@ func (a *API) challenge(w http.ResponseWriter, r *http.Request) error {
 	if err := checkOrigin(r); err != nil {
 		return err
 	}
-	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "" && ct != "application/json" {
-		return Errorf(http.StatusUnsupportedMediaType, "send a JSON body with Content-Type: application/json")
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxJSONBody))
-	if err != nil {
+	var req ChallengeRequest
+	if err := readJSON(r, &req); err != nil {
 		return err
 	}
-	req, err := DecodeChallenge(body)
-	if err != nil {
+	if err := checkChallenge(req); err != nil {
 		return err
 	}
 	g, err := lookupGame(req.Game)

@@ -589,7 +589,7 @@ func TestSameModuleAfterRetire(t *testing.T) {
 	if code := call(t, "POST", r.URL+"/api/v1/games/dots-and-boxes/bots/k", tok, bytes.NewReader(kit), "application/wasm", &up); code != http.StatusCreated {
 		t.Fatalf("upload: %d", code)
 	}
-	if code := call(t, "POST", fmt.Sprintf("%s/api/v1/bots/%d/retire", r.URL, up.Bot.ID), tok, strings.NewReader("{}"), "application/json", nil); code != http.StatusOK && code != http.StatusNoContent {
+	if code := call(t, "POST", fmt.Sprintf("%s/api/v1/bots/%d/retire", r.URL, up.Bot.ID), tok, nil, "", nil); code != http.StatusOK && code != http.StatusNoContent {
 		t.Fatalf("retire: %d", code)
 	}
 	var again struct {

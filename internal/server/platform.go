@@ -218,16 +218,28 @@ func judgeSmoke(m store.Match) (bool, string) {
 		return true, "accepted: " + summary
 	}
 	msg := "refused: only " + summary + "; a bot needs a majority of ok answers."
-	spent := st["fuel"] + st["timeout"] + st["retired"]
+	// A bot is retired after too many failed answers (bot.Supervised):
+	// its retired turns count with the failure it had most of before, so
+	// a bot that crashes is not told it ran out of fuel.
+	spent, crashed := st["fuel"]+st["timeout"], st["crash"]
+	switch {
+	case crashed > spent:
+		crashed += st["retired"]
+	case spent > 0:
+		spent += st["retired"]
+	}
+	const crashHint = " It crashed (trap, exit or closed stdout): it must keep reading observations until stdin closes."
 	switch {
 	case spent*2 >= total && spent > 0:
 		msg += " It ran out of fuel (or time) on most turns: it loops forever or thinks too long for its tank; answer each observation within its fuel (see the bot protocol)."
+	case crashed*2 >= total && crashed > 0:
+		msg += crashHint
 	case st["malformed"] > 0:
 		msg += " Malformed answers: each answer must be one JSON object on one line, in the game's action format."
 	case st["illegal"] > 0:
 		msg += " Illegal answers: read the observation and answer with a legal move."
-	case st["crash"] > 0:
-		msg += " It crashed (trap, exit or closed stdout): it must keep reading observations until stdin closes."
+	case crashed > 0:
+		msg += crashHint
 	}
 	return false, msg
 }

@@ -277,7 +277,7 @@
         btn.hidden = !mine || b.retired;
         btn.addEventListener('click', function () {
           if (!confirm('Retire ' + b.name + '? It stops playing rated matches.')) return;
-          api('POST', '/api/v1/bots/' + b.id + '/retire', {}, m.csrf).then(function () { location.reload(); }, function (e) { alert(e.message); });
+          api('POST', '/api/v1/bots/' + b.id + '/retire', undefined, m.csrf).then(function () { location.reload(); }, function (e) { alert(e.message); });
         });
       });
     }, function (e) { document.getElementById('b-title').textContent = e.message; });
@@ -322,7 +322,7 @@
       if (!list.firstChild) list.appendChild(h('li', null, ['No bots yet: ', h('a', { href: '/bots/new', text: 'upload one' }), '.']));
       document.getElementById('logout').onclick = function () { api('DELETE', '/api/v1/sessions', undefined, m.csrf).then(function () { location.href = '/account'; }, function (e) { alert(e.message); }); };
       document.getElementById('new-token').onclick = function () {
-        api('POST', '/api/v1/tokens', {}, m.csrf).then(function (d) { var t = document.getElementById('token'); t.hidden = false; t.textContent = String(d.token); }, function (e) { alert(e.message); });
+        api('POST', '/api/v1/tokens', undefined, m.csrf).then(function (d) { var t = document.getElementById('token'); t.hidden = false; t.textContent = String(d.token); }, function (e) { alert(e.message); });
       };
     };
     var creds = function (form, path) {
