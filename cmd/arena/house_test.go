@@ -39,6 +39,10 @@ func TestHouseSpec(t *testing.T) {
 	if r.Bots[0].SHA256 != want.SHA256 || r.Bots[0].CostModel == 0 {
 		t.Fatalf("seat 0 is %+v; want the ladder's module %s, metered", r.Bots[0], want.SHA256)
 	}
+	// A replay of it re-runs: the seat is the embedded module with its hash.
+	if out, errOut, code := arena(t, "replay", "rerun", path); code != 0 || !strings.Contains(out, "ok") {
+		t.Fatalf("rerun: exit %d: %s%s", code, out, errOut)
+	}
 	_, errOut, code = arena(t, "match", "--game", "dots-and-boxes", "--bot", "house:nope", "--bot", "builtin:random")
 	if code == 0 || !strings.Contains(errOut, "entries: random, greedy") {
 		t.Fatalf("house:nope: exit %d, %s", code, errOut)

@@ -112,6 +112,17 @@ func locate(id bot.Identity, dir string, allowNative bool) (string, error) {
 	}
 	native := kind == "exec" || kind == "potm"
 	switch {
+	case kind == "house":
+		// A ladder entry of the house: the module the binary embeds with
+		// the recorded hash, whatever entry the name is now.
+		p, err := houseModule(id.SHA256)
+		if err != nil {
+			return "", err
+		}
+		if p == "" {
+			return "", fmt.Errorf("no house module with sha256 %s in this build of arena", id.SHA256)
+		}
+		return "wasm:" + p, nil
 	case kind != "wasm" && !native:
 		return "", fmt.Errorf("unknown kind %q", kind)
 	case native && !allowNative:
@@ -191,37 +202,9 @@ func houseModule(sha string) (string, error) {
 		return "", err
 	}
 	for _, b := range bots {
-		if b.SHA256 != sha {
-			continue
+		if b.SHA256 == sha {
+			return housebots.CachedPath(b)
 		}
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			dir = os.TempDir()
-		}
-		dir = filepath.Join(dir, "arena", "house")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return "", err
-		}
-		p := filepath.Join(dir, sha+".wasm")
-		if got, err := hashing.FileSHA256(p); err == nil && got == sha {
-			return p, nil
-		}
-		tmp, err := os.CreateTemp(dir, "house-*.wasm")
-		if err != nil {
-			return "", err
-		}
-		_, err = tmp.Write(b.Wasm)
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), p)
-		}
-		if err != nil {
-			os.Remove(tmp.Name())
-			return "", fmt.Errorf("house module %s/%s: %w", b.Game, b.Name, err)
-		}
-		return p, nil
 	}
 	return "", nil
 }
