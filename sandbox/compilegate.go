@@ -37,6 +37,8 @@ const DefaultCompileBudget = 5 * time.Minute
 var ErrCompileBudget = errors.New("sandbox: the day's compile time of this account is spent")
 
 type compileGate struct {
+	granted func(owner string) // for tests: called as a slot is given
+
 	mu      sync.Mutex
 	free    int
 	busy    map[string]bool // owners with a compile running
@@ -48,7 +50,8 @@ type compileGate struct {
 
 type compileWaiter struct {
 	owner string
-	ready chan struct{} // closed when the slot is this waiter's
+	ready chan struct{} // closed when the slot is this waiter's, or err is set
+	err   error         // the owner's budget ran out while it waited
 }
 
 func newCompileGate(slots int, budget time.Duration) *compileGate {
@@ -73,10 +76,9 @@ func (g *compileGate) today() {
 // time the compile took.
 func (g *compileGate) acquire(ctx context.Context, owner string) error {
 	g.mu.Lock()
-	g.today()
-	if owner != "" && g.spent[owner] >= g.budget {
+	if g.overBudget(owner) {
 		g.mu.Unlock()
-		return fmt.Errorf("%w (%v of CPU a day); compiles already accepted or refused are remembered and cost nothing", ErrCompileBudget, g.budget)
+		return g.budgetError()
 	}
 	w := &compileWaiter{owner: owner, ready: make(chan struct{})}
 	g.waiting = append(g.waiting, w)
@@ -84,13 +86,15 @@ func (g *compileGate) acquire(ctx context.Context, owner string) error {
 	g.mu.Unlock()
 	select {
 	case <-w.ready:
-		return nil
+		return w.err
 	case <-ctx.Done():
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		select {
 		case <-w.ready: // granted meanwhile: hand it on
-			g.releaseLocked(owner, 0)
+			if w.err == nil {
+				g.releaseLocked(owner, 0)
+			}
 		default:
 			g.remove(w)
 		}
@@ -114,8 +118,21 @@ func (g *compileGate) releaseLocked(owner string, cpu time.Duration) {
 	g.grant()
 }
 
+// overBudget reports whether owner has spent the day's budget. The caller
+// holds g.mu.
+func (g *compileGate) overBudget(owner string) bool {
+	g.today()
+	return owner != "" && g.spent[owner] >= g.budget
+}
+
+func (g *compileGate) budgetError() error {
+	return fmt.Errorf("%w (%v of CPU a day); compiles already accepted or refused are remembered and cost nothing", ErrCompileBudget, g.budget)
+}
+
 // grant hands free slots to the first waiters whose owner is not
-// compiling. The caller holds g.mu.
+// compiling, and turns away the waiters whose owner's budget ran out while
+// they waited (an account's queued compiles would otherwise all run). The
+// caller holds g.mu.
 func (g *compileGate) grant() {
 	for i := 0; i < len(g.waiting) && g.free > 0; {
 		w := g.waiting[i]
@@ -123,9 +140,18 @@ func (g *compileGate) grant() {
 			i++
 			continue
 		}
+		if g.overBudget(w.owner) {
+			w.err = g.budgetError()
+			close(w.ready)
+			g.waiting = append(g.waiting[:i], g.waiting[i+1:]...)
+			continue
+		}
 		g.free--
 		if w.owner != "" {
 			g.busy[w.owner] = true
+		}
+		if g.granted != nil {
+			g.granted(w.owner)
 		}
 		close(w.ready)
 		g.waiting = append(g.waiting[:i], g.waiting[i+1:]...)
