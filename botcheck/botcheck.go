@@ -144,7 +144,9 @@ func Check(ctx context.Context, g game.Game, path string, opt Options) (*Report,
 		Size:             len(wasm),
 		StartupAllowance: sandbox.DefaultLimits.StartAllowance,
 	}
-	mod, err := rt.Compile(ctx, wasm)
+	// Under the upload's limit, so that the check says what an upload
+	// will say (matches compile with a margin over it).
+	mod, err := rt.CompileWith(ctx, wasm, sandbox.CompileOptions{Upload: true})
 	if err != nil {
 		if !sandbox.IsRefused(err) {
 			return nil, err

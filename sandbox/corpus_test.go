@@ -62,7 +62,7 @@ var corpus = []corpusCase{
 		"fuel fuel fuel fuel retired retired", []int64{9, 9, 9, 9, 0, 0}, "ran out of fuel"},
 	{"memory.grow and touch every page",
 		Echo{Turn: Forever(I32(1), MemoryGrow, I32(16), []byte{0x74}, I32(1), Store(0))}, // (grow(1) << 16) = 1
-		"fuel fuel fuel fuel retired retired", []int64{4_976_065, 4_976_065, 4_976_065, 4_976_065, 0, 0}, "ran out of fuel"},
+		"fuel fuel fuel fuel retired retired", []int64{4_979_409, 4_979_409, 4_979_409, 4_979_409, 0, 0}, "ran out of fuel"},
 	{"memory.grow by 65535 pages, forever",
 		Echo{Turn: Forever(I32(65535), MemoryGrow, Drop)},
 		"fuel fuel fuel fuel retired retired", []int64{7, 7, 7, 7, 0, 0}, "ran out of fuel"},

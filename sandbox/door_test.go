@@ -78,7 +78,7 @@ func TestCompileBomb(t *testing.T) {
 	wasm := Echo{Turn: Repeat(Cat(I32(0), If, End), 40_000)}.Module()
 	start := time.Now()
 	var err error
-	grew := peakRSS(func() { _, err = testRT.Compile(context.Background(), wasm) })
+	grew := peakRSS(func() { _, err = testRT.CompileWith(context.Background(), wasm, CompileOptions{Upload: true}) })
 	if err == nil || !IsRefused(err) || !strings.Contains(err.Error(), "compiling it takes more than") {
 		t.Fatalf("%d bytes: err = %v, want a refusal for the time it takes", len(wasm), err)
 	}

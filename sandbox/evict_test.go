@@ -163,7 +163,7 @@ func TestModulesCountedAtWhatTheyKeep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		size, err := rt.compileInChild(ctx, metered)
+		size, err := rt.compileInChild(ctx, metered, CompileTimeLimit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,9 +222,9 @@ func TestParseCompiledSize(t *testing.T) {
 		out  string
 		want compiledSize
 	}{
-		{"17825792 8912896\n", compiledSize{17825792, 8912896}},
+		{"17825792 8912896\n", compiledSize{code: 17825792, decoded: 8912896}},
 		{"0 0\n", compiledSize{}},
-		{"-5 7", compiledSize{0, 7}},
+		{"-5 7", compiledSize{decoded: 7}},
 		{"", compiledSize{}},
 		{"hello 5", compiledSize{}},
 		{"5", compiledSize{}},

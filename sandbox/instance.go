@@ -760,12 +760,21 @@ func (s stdinReader) Read(p []byte) (int, error) {
 				in.finish(protocol.Reply{Status: protocol.Crash, Detail: "the bot read stdin again without answering (closed stdout?)"})
 			}
 		}
+		// A line begun after the last answer (or in start-up) and not
+		// ended before this read: it would be the start of the next
+		// answer. Reading in the middle of a line is malformed, as for an
+		// answer (docs/sandbox.md), and the next question is answered so.
+		midLine := !in.outstanding && (len(in.line) > 0 || in.overflow)
 		select {
 		case observe := <-in.deliver:
 			if in.killed.Load() {
 				return 0, io.EOF
 			}
 			in.startTurn(observe)
+			if midLine {
+				in.line, in.overflow = in.line[:0], false
+				in.finish(protocol.Reply{Status: protocol.Malformed, Detail: "a line written after the previous answer was not ended by a newline before the bot read stdin again"})
+			}
 		case <-in.killCh:
 			return 0, io.EOF // the match is over: stdin is closed
 		}

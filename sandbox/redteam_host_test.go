@@ -631,8 +631,8 @@ func TestRedTeam2StartFunctionLeak(t *testing.T) {
 // compile, the child process included (up to 10 s of CPU), and a module
 // already compiled was looked up under the same lock: while a stranger's
 // slow module compiled, every match that opened a bot waited for it. The
-// caches are now looked up under r.mu alone, and only compiling itself is
-// serialised, under r.compileMu.
+// caches are now looked up under r.mu alone, and compiling itself takes a
+// slot of r.gate.
 func TestRedTeam2CompileDoesNotBlockCacheHits(t *testing.T) {
 	cached := Echo{}.Module()
 	compileBytes(t, cached)
@@ -644,8 +644,7 @@ func TestRedTeam2CompileDoesNotBlockCacheHits(t *testing.T) {
 		_, err := testRT.Compile(context.Background(), slow)
 		done <- err
 	}()
-	for testRT.compileMu.TryLock() { // until the slow compile holds the compiler
-		testRT.compileMu.Unlock()
+	for !compiling(testRT, slow) { // until the slow compile has begun
 		time.Sleep(time.Millisecond)
 	}
 	start := time.Now()

@@ -340,7 +340,9 @@ func runRedCase(t *testing.T, c redCase) {
 				var err error
 				grew := peakRSS(func() {
 					var m *Module
-					m, err = testRT.Compile(context.Background(), wasm)
+					// At the door, as an upload: the compiler's child
+					// gets the upload's CPU limit.
+					m, err = testRT.CompileWith(context.Background(), wasm, CompileOptions{Upload: true})
 					if err != nil {
 						return
 					}

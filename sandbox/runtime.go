@@ -59,6 +59,12 @@ type Options struct {
 	// the least recently compiled or started modules are closed once no
 	// instance runs them. Zero means DefaultCompiledBytes.
 	CompiledBytes int64
+	// CompileSlots is the number of modules compiled at once; zero means
+	// one per core, at least two (compilegate.go).
+	CompileSlots int
+	// CompileBudget is the compile CPU one owner (CompileOptions.Owner)
+	// may spend a day; zero means DefaultCompileBudget.
+	CompileBudget time.Duration
 }
 
 // DefaultCompiledBytes is the default of Options.CompiledBytes: the house's
@@ -95,15 +101,16 @@ type Runtime struct {
 	wasi  api.Module // to check a bot's imports against what is provided
 	host  api.Module
 
-	compileMu sync.Mutex // held for a whole compile: one at a time
+	gate *compileGate // the compile slots, taken for a whole compile
 
-	mu       sync.Mutex         // guards the fields below, never held for a compile
-	compiled map[string]*Module // by sha256 of the original bytes
-	files    map[fileID]string  // CompileFile's sha256 of a file, by its identity
-	refused  *refusalCache      // the latest refusals, by the same key
-	memBytes int64              // Module.cost of the modules in compiled
-	memMax   int64              // the bound of memBytes
-	clock    uint64             // orders the uses of modules, for eviction
+	mu       sync.Mutex               // guards the fields below, never held for a compile
+	compiled map[string]*Module       // by sha256 of the original bytes
+	inflight map[string]chan struct{} // the keys being compiled, closed when done
+	files    map[fileID]string        // CompileFile's sha256 of a file, by its identity
+	refused  *refusalCache            // the latest refusals, by the same key
+	memBytes int64                    // Module.cost of the modules in compiled
+	memMax   int64                    // the bound of memBytes
+	clock    uint64                   // orders the uses of modules, for eviction
 
 	pages      uint32 // the memory limit, in pages
 	cacheBytes int64  // the bound of the disk cache
@@ -142,7 +149,7 @@ func NewRuntime(ctx context.Context, opt Options) (*Runtime, error) {
 		return nil, fmt.Errorf("sandbox: memory limit %d bytes out of range", limit)
 	}
 	cfg := runtimeConfig(uint32(pages))
-	r := &Runtime{compiled: map[string]*Module{}, files: map[fileID]string{}, refused: newRefusalCache(maxRefusals), pages: uint32(pages), cacheBytes: opt.CacheBytes, memMax: opt.CompiledBytes}
+	r := &Runtime{compiled: map[string]*Module{}, files: map[fileID]string{}, refused: newRefusalCache(maxRefusals), inflight: map[string]chan struct{}{}, gate: newCompileGate(opt.CompileSlots, opt.CompileBudget), pages: uint32(pages), cacheBytes: opt.CacheBytes, memMax: opt.CompiledBytes}
 	if r.cacheBytes <= 0 {
 		r.cacheBytes = DefaultCacheBytes
 	}
@@ -222,11 +229,29 @@ func Default() (*Runtime, error) {
 	return defaultRT, defaultErr
 }
 
-// Compile checks, meters and compiles a module, or returns an error that says
-// what is wrong with it (a *meter.Error for a refused module). The result is
-// cached by the module's sha256: in the process, and on disk when the Runtime
-// has a cache directory.
-func (r *Runtime) Compile(ctx context.Context, wasm []byte) (_ *Module, err error) {
+// CompileOptions says whose compile it is and which limit it is held to.
+type CompileOptions struct {
+	// Owner is the account the module comes from: it compiles one module
+	// at a time and spends its daily budget (compilegate.go). "" is the
+	// platform's own compiles (matches, the command line), of modules
+	// accepted before or of the user's own machine.
+	Owner string
+	// Upload holds the compile to CompileTimeLimit, the limit a module is
+	// accepted under; every other compile gets CompileMargin times that,
+	// so that what was accepted once compiles on any machine and load.
+	Upload bool
+}
+
+// Compile is CompileWith for the platform: no owner, the wide limit.
+func (r *Runtime) Compile(ctx context.Context, wasm []byte) (*Module, error) {
+	return r.CompileWith(ctx, wasm, CompileOptions{})
+}
+
+// CompileWith checks, meters and compiles a module, or returns an error that
+// says what is wrong with it (a *meter.Error for a refused module). The
+// result is cached by the module's sha256: in the process, and on disk when
+// the Runtime has a cache directory.
+func (r *Runtime) CompileWith(ctx context.Context, wasm []byte, opt CompileOptions) (_ *Module, err error) {
 	// The meter and wazero return errors for bad modules; this is the last
 	// line of defence should either panic on one.
 	defer func() {
@@ -235,19 +260,48 @@ func (r *Runtime) Compile(ctx context.Context, wasm []byte) (_ *Module, err erro
 		}
 	}()
 	key := hashing.SHA256Hex(wasm)
-	if m, found, err := r.lookup(key); found {
-		return m, err
+	for {
+		if m, found, err := r.lookupFor(key, opt.Upload); found {
+			return m, err
+		}
+		// One compile of a key at a time: a second caller waits for the
+		// first and then finds its result (or compiles it itself, if the
+		// first was cancelled or hit a limit that does not hold for it).
+		r.mu.Lock()
+		wait, busy := r.inflight[key]
+		if !busy {
+			r.inflight[key] = make(chan struct{})
+		}
+		r.mu.Unlock()
+		if !busy {
+			break
+		}
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("sandbox: waiting to compile the module was cancelled: %w", context.Cause(ctx))
+		}
 	}
-	// One compile at a time: wazero recommends compiling a module in one
-	// goroutine, and a compile can take the child's whole CPU limit. The
-	// caches stay open meanwhile (r.mu is not held), so a bot compiled
-	// before never waits behind a stranger's slow compile.
-	r.compileMu.Lock()
-	defer r.compileMu.Unlock()
-	if m, found, err := r.lookup(key); found { // compiled while this one waited
-		return m, err
+	defer func() {
+		r.mu.Lock()
+		close(r.inflight[key])
+		delete(r.inflight, key)
+		r.mu.Unlock()
+	}()
+	// The caches stay open meanwhile (r.mu is not held), so a bot compiled
+	// before never waits behind a stranger's slow compile; and the slots
+	// are shared fairly (compilegate.go), so neither does a stranger's
+	// new bot.
+	if err := r.gate.acquire(ctx, opt.Owner); err != nil {
+		return nil, err
 	}
-	m, err := r.compile(ctx, key, wasm)
+	var cpu time.Duration
+	defer func() { r.gate.release(opt.Owner, cpu) }()
+	limit := CompileTimeLimit
+	if !opt.Upload {
+		limit *= CompileMargin
+	}
+	m, cpu, err := r.compile(ctx, key, wasm, limit)
 	if err == nil {
 		trimCache(r.cacheRoot, r.cacheBytes, time.Now())
 	}
@@ -256,10 +310,17 @@ func (r *Runtime) Compile(ctx context.Context, wasm []byte) (_ *Module, err erro
 	if err != nil {
 		// A refusal is remembered too: a module that runs the compiler's
 		// child out of its CPU time costs 10 s of CPU every time it is
-		// offered, and a stranger can offer it again and again.
+		// offered, and a stranger can offer it again and again. One for
+		// the time an upload's compile took holds for uploads only: the
+		// platform's limit is wider.
 		if IsRefused(err) {
 			err = boundRefusal(err)
-			r.refused.put(key, err)
+			var slow *timeRefusal
+			if errors.As(err, &slow) && opt.Upload {
+				r.refused.put(uploadKey(key), err)
+			} else {
+				r.refused.put(key, err)
+			}
 		}
 		return nil, err
 	}
@@ -269,6 +330,23 @@ func (r *Runtime) Compile(ctx context.Context, wasm []byte) (_ *Module, err erro
 	r.memBytes += m.cost
 	r.evict(ctx, m)
 	return m, nil
+}
+
+// uploadKey is the refusal cache's key of a refusal that holds for
+// uploads only.
+func uploadKey(key string) string { return "upload " + key }
+
+// lookupFor is lookup, for an upload's compile or another.
+func (r *Runtime) lookupFor(key string, upload bool) (m *Module, found bool, err error) {
+	if m, found, err := r.lookup(key); found || !upload {
+		return m, found, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if e, ok := r.refused.get(uploadKey(key)); ok {
+		return nil, true, e
+	}
+	return nil, false, nil
 }
 
 // lookup finds key among the compiled modules or the refusals.
@@ -286,34 +364,35 @@ func (r *Runtime) lookup(key string) (m *Module, found bool, err error) {
 	return nil, false, nil
 }
 
-// compile meters and compiles a module that is in neither cache. The caller
-// holds r.compileMu.
-func (r *Runtime) compile(ctx context.Context, key string, wasm []byte) (*Module, error) {
+// compile meters and compiles a module that is in neither cache, the
+// compiler's child held to limit of CPU time, and returns the CPU time the
+// child took. The caller holds a slot of r.gate.
+func (r *Runtime) compile(ctx context.Context, key string, wasm []byte, limit time.Duration) (*Module, time.Duration, error) {
 	metered, err := r.instrument(key, wasm)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	cm, size, err := r.compileMetered(ctx, metered)
+	cm, size, err := r.compileMetered(ctx, metered, limit)
 	if err != nil {
-		return nil, err
+		return nil, size.cpu, err
 	}
 	if err := r.checkImports(cm); err != nil {
 		cm.Close(ctx)
-		return nil, err
+		return nil, size.cpu, err
 	}
 	packed, err := pack(metered)
 	if err != nil {
 		cm.Close(ctx)
-		return nil, err
+		return nil, size.cpu, err
 	}
-	return &Module{SHA256: key, compiled: cm, packed: packed, cost: residentCost(size, len(metered), len(packed))}, nil
+	return &Module{SHA256: key, compiled: cm, packed: packed, cost: residentCost(size, len(metered), len(packed))}, size.cpu, nil
 }
 
 // compileMetered compiles metered bytes: the child compiles them into the
 // cache, within its limits; the compile here then only decodes the module
-// and loads the child's machine code. The caller holds r.compileMu.
-func (r *Runtime) compileMetered(ctx context.Context, metered []byte) (wazero.CompiledModule, compiledSize, error) {
-	size, err := r.compileInChild(ctx, metered)
+// and loads the child's machine code. The caller holds a slot of r.gate.
+func (r *Runtime) compileMetered(ctx context.Context, metered []byte, limit time.Duration) (wazero.CompiledModule, compiledSize, error) {
+	size, err := r.compileInChild(ctx, metered, limit)
 	if err != nil {
 		return nil, size, err
 	}
@@ -393,8 +472,10 @@ func (r *Runtime) acquire(ctx context.Context, m *Module) (wazero.CompiledModule
 		return cm, nil
 	}
 	m.mu.Unlock()
-	r.compileMu.Lock()
-	defer r.compileMu.Unlock()
+	if err := r.gate.acquire(ctx, ""); err != nil {
+		return nil, err
+	}
+	defer r.gate.release("", 0)
 	for {
 		r.mu.Lock()
 		m.mu.Lock()
@@ -429,14 +510,15 @@ func (r *Runtime) acquire(ctx context.Context, m *Module) (wazero.CompiledModule
 	}
 }
 
-// compileAgain compiles an evicted module's kept metered bytes. The caller
-// holds r.compileMu.
+// compileAgain compiles an evicted module's kept metered bytes, under the
+// platform's limit (it was accepted before). The caller holds a slot of
+// r.gate.
 func (r *Runtime) compileAgain(ctx context.Context, m *Module) (wazero.CompiledModule, error) {
 	metered, err := unpack(m.packed)
 	if err != nil {
 		return nil, err
 	}
-	cm, _, err := r.compileMetered(ctx, metered)
+	cm, _, err := r.compileMetered(ctx, metered, CompileTimeLimit*CompileMargin)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: compiling an evicted module again: %w", err)
 	}

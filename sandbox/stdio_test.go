@@ -2,10 +2,13 @@ package sandbox
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"testing"
 
 	"github.com/arenabots/arena/internal/rng"
 	"github.com/arenabots/arena/protocol"
+	"github.com/arenabots/arena/sandbox/wasmtest"
 )
 
 // The answer is the first line completed after delivery, whatever the
@@ -73,4 +76,27 @@ func FuzzRandomStream(f *testing.F) {
 			t.Errorf("split reads differ from one read")
 		}
 	})
+}
+
+// Reading stdin in the middle of a line is malformed (docs/sandbox.md),
+// also when the line was begun after the previous answer: a half line
+// written after the answer used to become the start of the next answer.
+func TestHalfLineAfterAnswerIsMalformed(t *testing.T) {
+	// The echo module answers the 3 bytes "{}\n" at 16; this writes 4,
+	// "{}\nx": the answer, then the start of a line.
+	wasm := wasmtest.Echo{Turn: wasmtest.Cat(wasmtest.I32(16), wasmtest.I32(0x780a7d7b), wasmtest.Store(0), wasmtest.I32(12), wasmtest.I32(4), wasmtest.Store(0))}.Module()
+	in, err := testRT.Start(context.Background(), compileBytes(t, wasm), Config{Tank: bigTank()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Stop()
+	var got []string
+	for range 3 {
+		r := in.Ask(context.Background(), obsWithFuel(`{}`))
+		got = append(got, fmt.Sprintf("%s %q", r.Status, r.Line))
+	}
+	want := []string{`ok "{}"`, `malformed ""`, `malformed ""`}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("answers %q, want %q", got, want)
+	}
 }

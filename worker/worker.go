@@ -34,6 +34,7 @@ import (
 	"github.com/arenabots/arena/internal/nice"
 	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
+	"github.com/arenabots/arena/sandbox"
 )
 
 // Options configures a pool of workers.
@@ -292,6 +293,19 @@ func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error
 	start := time.Now()
 	cfg := game.Config{Seed: j.Seed, Players: len(specs), Params: game.Params(j.Params)}
 	rep, err := rn.Play(ctx, g, cfg, spec.Opener(specs))
+	for wait := time.Second; errors.Is(err, sandbox.ErrBusy) && ctx.Err() == nil; wait = min(2*wait, 30*time.Second) {
+		// The machine was too busy to compile a module in time: nothing
+		// the match or its bots did. The job stays here (its heartbeat
+		// goes on) and the match opens again after a pause, however many
+		// times it takes; a hand-back would count as an attempt.
+		p.log.Warn("worker: too busy to compile a module; trying again", "match", j.MatchID, "in", wait, "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(wait):
+			start = time.Now()
+			rep, err = rn.Play(ctx, g, cfg, spec.Opener(specs))
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, errRetry{err}

@@ -39,13 +39,18 @@ func (s *Server) Upload(ctx context.Context, acc store.Account, game, name strin
 	if err != nil {
 		return store.Bot{}, store.Version{}, err
 	}
-	if _, err := rt.Compile(ctx, wasm); err != nil {
+	// The account's compile: one at a time, on its daily budget, under the
+	// upload's limit (sandbox/compilegate.go).
+	if _, err := rt.CompileWith(ctx, wasm, sandbox.CompileOptions{Owner: fmt.Sprintf("account %d", acc.ID), Upload: true}); err != nil {
 		if sandbox.IsRefused(err) {
 			msg := fmt.Sprintf("the module is refused: %v", err)
 			if h := botcheck.Hint(err); h != "" {
 				msg += " (" + h + ")"
 			}
 			return store.Bot{}, store.Version{}, api.Errorf(http.StatusUnprocessableEntity, "%s", msg)
+		}
+		if errors.Is(err, sandbox.ErrCompileBudget) {
+			return store.Bot{}, store.Version{}, api.Errorf(http.StatusTooManyRequests, "this account has spent its compile time for today (%v of CPU); modules compiled before upload at once, new ones tomorrow (UTC)", sandbox.DefaultCompileBudget)
 		}
 		if errors.Is(err, sandbox.ErrBusy) {
 			return store.Bot{}, store.Version{}, api.Errorf(http.StatusServiceUnavailable, "the server is too busy to compile the module now; upload it again later")

@@ -671,7 +671,7 @@ func (b *bodyRewriter) instructions() {
 			b.memoryIndex()
 			if op == 0x40 { // memory.grow: per page asked for
 				b.count--
-				b.chargeCount(start, GrowPrice, MaxMemoryPages, PagePrice, 0, 0)
+				b.chargeCount(start, GrowPrice, MaxMemoryPages, GrowPagePrice, 0, 0)
 				b.afterGrow()
 			}
 		case opI32Const:

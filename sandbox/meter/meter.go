@@ -49,9 +49,10 @@ import (
 // 1 per 8 bytes and iovecs at 32; version 4 adds the surcharge of a memory
 // access by the memory's size (AccessPrice); version 5 that of a call by the
 // number of the module's functions (CallPrice), and prices call_indirect's
-// read of the table as a memory access, tables counting in the size
-// (docs/fuel.md).
-const CostModel = 5
+// read of the table as a memory access, tables counting in the size;
+// version 6 prices a page that memory.grow adds at GrowPagePrice, twice the
+// 8,192 before (docs/fuel.md).
+const CostModel = 6
 
 const (
 	ImportModule = "arena_meter" // the module name of the host function the pass imports
@@ -101,9 +102,16 @@ const (
 	// memory.copy, memory.fill, memory.init: BulkPrice + length/BulkBytesPerUnit.
 	BulkPrice        = 8
 	BulkBytesPerUnit = 8
-	// memory.grow: GrowPrice + PagePrice per 64 KiB page asked for. The
-	// host work of a page is the kernel's zeroing of it when first touched.
-	GrowPrice = 256
+	// memory.grow: GrowPrice + GrowPagePrice per 64 KiB page asked for.
+	// The host work of a page is the kernel's allocating and zeroing it
+	// (the sandbox does it at the grow: prefault). At PagePrice, a guest
+	// growing a page and writing to each of its 4 KiB pages took up to
+	// 4.7 ns of CPU a unit with eight matches on two cores, above the
+	// 2.7 ns of the dearest work calibrated; at twice that, 2.0-2.6 ns
+	// (BenchmarkGrowTouch in package sandbox; cost model 6).
+	GrowPrice     = 256
+	GrowPagePrice = 16384
+	// PagePrice is the price of a page of the initial memory (below).
 	PagePrice = 8192
 	// table.grow, table.fill, table.copy, table.init: TablePrice +
 	// TableElementPrice per element.

@@ -115,7 +115,7 @@ func TestGrowChangesThePrice(t *testing.T) {
 			}
 			before, after := AccessPrice(uint64(tc.from), false), AccessPrice(uint64(tc.from+tc.by), false)
 			want := 2*int64(accessUnits) + accessCount*(before+after) +
-				1 + GrowPrice + int64(tc.by)*PagePrice + 1 // i32.const, grow, drop
+				1 + GrowPrice + int64(tc.by)*GrowPagePrice + 1 // i32.const, grow, drop
 			if got := tk.used(mod); got != want {
 				t.Errorf("used %d fuel, want %d (surcharge %d, then %d)", got, want, before, after)
 			}
