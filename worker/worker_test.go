@@ -19,14 +19,38 @@ import (
 	"github.com/arenabots/arena/worker"
 )
 
-func queue(t *testing.T) *jobs.Queue {
+// testQueue is a job queue with a lease service, as a server runs them;
+// its Publish signs jobs as the server does.
+type testQueue struct {
+	*jobs.Queue
+	leases *jobs.Leases
+}
+
+func (q testQueue) Publish(ctx context.Context, j jobs.Job) error {
+	j.Ticket = q.leases.Ticket(j.MatchID, j.Check)
+	return q.Queue.Publish(ctx, j)
+}
+
+// everyMatchLive is a lease backend for which every match is to be run.
+type everyMatchLive struct{}
+
+func (everyMatchLive) Live(context.Context, int64, bool) (bool, error) { return true, nil }
+func (everyMatchLive) Poison(context.Context, int64, bool, string)     {}
+
+func queue(t *testing.T) testQueue {
 	t.Helper()
 	nc := worker.InProcessNATS(t)
 	q, err := jobs.Setup(context.Background(), nc, jobs.Config{AckWait: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return q
+	l := jobs.NewLeases([]byte("test key"), q.AckWait, everyMatchLive{})
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if err := l.Serve(ctx, nc); err != nil {
+		t.Fatal(err)
+	}
+	return testQueue{q, l}
 }
 
 // results collects n results, keyed by match id.
@@ -93,13 +117,13 @@ func TestWorkerRunsJobs(t *testing.T) {
 	}
 	defer sub.Unsubscribe()
 	cacheDir := t.TempDir()
-	p, err := worker.New(q, worker.Options{Workers: 2, CacheDir: cacheDir})
+	p, err := worker.New(q.Queue, worker.Options{Workers: 2, CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
 	go func() { p.Run(ctx); close(done) }()
-	got := results(t, q, 5, 60*time.Second)
+	got := results(t, q.Queue, 5, 60*time.Second)
 	cancel()
 	<-done
 

@@ -9,13 +9,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -295,31 +293,7 @@ func publicWorkerFields(t *testing.T, base string) {
 // metric sums the /metrics samples whose name and labels start with prefix.
 func metric(t *testing.T, base, prefix string) float64 {
 	t.Helper()
-	resp, err := http.Get(base + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := 0.0
-	for _, line := range strings.Split(string(data), "\n") {
-		if !strings.HasPrefix(line, prefix) {
-			continue
-		}
-		if line[len(prefix):] != "" && !strings.ContainsAny(line[len(prefix):len(prefix)+1], " ,{}") {
-			continue // a longer metric name
-		}
-		f := strings.Fields(line)
-		v, err := strconv.ParseFloat(f[len(f)-1], 64)
-		if err != nil {
-			t.Fatalf("metric line %q: %v", line, err)
-		}
-		sum += v
-	}
-	return sum
+	return clitest.Metric(t, base, prefix)
 }
 
 // TestStalledWorker: a worker frozen with SIGSTOP stops heartbeating; its
