@@ -320,9 +320,14 @@ func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error
 		}
 		return nil, err
 	}
-	// The replay names modules by hash, not by this worker's cache path.
+	// The replay names modules by hash, not by this worker's cache path;
+	// the hash is the one of the bytes the sandbox compiled, so a cache
+	// file changed after Cache.Path hashed it is caught here.
 	for i, s := range j.Seats {
 		if s.Wasm != "" && i < len(rep.Bots) {
+			if rep.Bots[i].SHA256 != s.Wasm {
+				return nil, errRetry{fmt.Errorf("seat %d: the cached module changed while the match started (%s)", i, rep.Bots[i].SHA256)}
+			}
 			rep.Bots[i].Spec = "wasm:" + s.Wasm
 		}
 	}

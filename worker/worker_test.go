@@ -210,3 +210,53 @@ func TestCacheEvicts(t *testing.T) {
 		t.Fatal("accepted a path as a module id")
 	}
 }
+
+// TestCorruptCacheEntryIsFetchedAgain: a cache file named after one bot's
+// module but holding another bot's bytes is deleted and fetched again; the
+// match plays the module the job names.
+func TestCorruptCacheEntryIsFetchedAgain(t *testing.T) {
+	q := queue(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var shas []string
+	var mods [][]byte
+	for _, dir := range []string{"../examples/go/dots-and-boxes", "../examples/go/dots-and-boxes-search"} {
+		wasm, err := os.ReadFile(wasmtest.GoBuild(t, dir, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(wasm)
+		sha := hex.EncodeToString(sum[:])
+		if err := q.PutWasm(ctx, sha, wasm); err != nil {
+			t.Fatal(err)
+		}
+		shas, mods = append(shas, sha), append(mods, wasm)
+	}
+	cacheDir := t.TempDir()
+	entry := filepath.Join(cacheDir, shas[0]+".wasm")
+	if err := os.WriteFile(entry, mods[1], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Publish(ctx, jobs.Job{MatchID: 1, Game: "dots-and-boxes", Seed: 3, Seats: []jobs.Seat{{Wasm: shas[0]}, {Builtin: "builtin:greedy"}}}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := worker.New(q.Queue, worker.Options{Workers: 1, CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { p.Run(ctx); close(done) }()
+	r := results(t, q.Queue, 1, 60*time.Second)[1]
+	cancel()
+	<-done
+	rep, err := replay.Parse(r.Replay)
+	if err != nil {
+		t.Fatalf("result %+v: %v", r, err)
+	}
+	if rep.Bots[0].SHA256 != shas[0] {
+		t.Fatalf("seat 0 played module %s, the job names %s", rep.Bots[0].SHA256, shas[0])
+	}
+	if data, err := os.ReadFile(entry); err != nil || sha256.Sum256(data) != sha256.Sum256(mods[0]) {
+		t.Fatalf("the cache entry still holds other bytes (%v)", err)
+	}
+}
