@@ -260,3 +260,46 @@ func TestCorruptCacheEntryIsFetchedAgain(t *testing.T) {
 		t.Fatalf("the cache entry still holds other bytes (%v)", err)
 	}
 }
+
+// TestStopMidCompile: a worker stopped while it compiles slow modules (about
+// 10 s each; one compile waits for the other) stops within seconds: the
+// compile's child process ends with the worker's context.
+func TestStopMidCompile(t *testing.T) {
+	q := queue(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for id := range int64(2) {
+		// Nested empty ifs are quadratic in wazero's compiler
+		// (docs/sandbox.md); the constant keeps every cache from knowing it.
+		slow := wasmtest.Echo{Turn: wasmtest.Cat(wasmtest.I64(time.Now().UnixNano()+id), wasmtest.Drop,
+			wasmtest.Repeat(wasmtest.Cat(wasmtest.I32(0), wasmtest.If, wasmtest.End), 8000))}.Module()
+		sum := sha256.Sum256(slow)
+		sha := hex.EncodeToString(sum[:])
+		if err := q.PutWasm(ctx, sha, slow); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Publish(ctx, jobs.Job{MatchID: id + 1, Game: "dots-and-boxes", Seats: []jobs.Seat{{Wasm: sha}, {Builtin: "builtin:greedy"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := worker.New(q.Queue, worker.Options{Workers: 2, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { p.Run(ctx); close(done) }()
+	for deadline := time.Now().Add(30 * time.Second); len(p.Announcement().Current) < 2; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the worker did not start both matches within 30 s")
+		}
+	}
+	time.Sleep(time.Second) // well into the first compile
+	start := time.Now()
+	cancel()
+	select {
+	case <-done:
+		t.Logf("stopped %v after the signal", time.Since(start))
+	case <-time.After(5 * time.Second):
+		t.Fatal("the worker did not stop within 5 s of the signal")
+	}
+}

@@ -198,10 +198,13 @@ func Setup(ctx context.Context, nc *nats.Conn, cfg Config) (*Queue, error) {
 		}
 	}
 	q.Jobs, err = js.CreateOrUpdateConsumer(ctx, JobStream, jetstream.ConsumerConfig{
-		Durable:       JobConsumer,
-		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       cfg.AckWait,
-		MaxDeliver:    MaxAttempts + 2, // the worker ends a job at MaxAttempts; this is the backstop
+		Durable:   JobConsumer,
+		AckPolicy: jetstream.AckExplicitPolicy,
+		AckWait:   cfg.AckWait,
+		// No bound on deliveries: a job goes back to the queue whenever a
+		// worker or the server stops, which is not the match's fault; the
+		// server counts the runs that are (Leases) and ends the match.
+		MaxDeliver:    -1,
 		MaxAckPending: 1000,
 	})
 	if err != nil {
