@@ -197,14 +197,23 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 	go func() {
 		t := time.NewTicker(p.q.AckWait / 3)
 		defer t.Stop()
+		var renewing atomic.Bool
 		for {
 			select {
 			case <-hbCtx.Done():
 				return
 			case <-t.C:
 				msg.InProgress()
-				if h.renew(hbCtx) {
-					lost()
+				// The renewal waits for the server, the heartbeat must not:
+				// a server slow to answer would have the queue hand the
+				// job to another worker.
+				if renewing.CompareAndSwap(false, true) {
+					go func() {
+						defer renewing.Store(false)
+						if h.renew(hbCtx) {
+							lost()
+						}
+					}()
 				}
 			}
 		}

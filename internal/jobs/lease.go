@@ -128,10 +128,13 @@ type Leases struct {
 	state map[leaseKey]*leaseState
 }
 
-// NewLeases makes the lease service with a signing key; a lease lapses ttl
-// after its last renewal (the queue's ack wait).
-func NewLeases(key []byte, ttl time.Duration, backend LeaseBackend) *Leases {
-	return &Leases{key: key, ttl: ttl, backend: backend, now: time.Now, state: map[leaseKey]*leaseState{}}
+// NewLeases makes the lease service with a signing key. ackWait is the
+// queue's: a lease lapses three of them after its last renewal, so that a
+// server slow to answer renewals does not count a live worker's run as
+// lost (a worker that dies loses its lease sooner anyway: the queue hands
+// the job out again after one ack wait, and the new take supersedes it).
+func NewLeases(key []byte, ackWait time.Duration, backend LeaseBackend) *Leases {
+	return &Leases{key: key, ttl: 3 * ackWait, backend: backend, now: time.Now, state: map[leaseKey]*leaseState{}}
 }
 
 // LeaseKeyFor reads the signing key kept in dir, making it on first use.
@@ -272,6 +275,14 @@ func (l *Leases) renew(ctx context.Context, req LeaseRequest) LeaseReply {
 	k := leaseKey{le.MatchID, le.Check}
 	l.mu.Lock()
 	st, known := l.state[k]
+	if known && st.cur.ID == "" && st.lost[le.ID] && !st.poisoned {
+		// It lapsed, but nobody took the match since and its worker is
+		// alive (the server was slow to answer, or the worker cut off):
+		// it is its worker's again, and not a lost run.
+		delete(st.lost, le.ID)
+		st.counted--
+		st.cur = *le
+	}
 	if known && st.cur.ID != le.ID {
 		l.mu.Unlock()
 		return LeaseReply{Refused: "the lease was lost: the match went to another worker", Drop: true}
@@ -401,15 +412,22 @@ func (l *Leases) Sweep(ctx context.Context) {
 // Serve answers lease requests on nc and sweeps every second until ctx
 // ends.
 func (l *Leases) Serve(ctx context.Context, nc *nats.Conn) error {
+	// Requests are answered side by side (a take reads the store), a
+	// bounded number at a time.
+	slots := make(chan struct{}, 16)
 	sub, err := nc.Subscribe(LeaseSubject, func(m *nats.Msg) {
-		var req LeaseRequest
-		rep := LeaseReply{Refused: "undecodable request"}
-		if len(m.Data) <= 64<<10 && json.Unmarshal(m.Data, &req) == nil {
-			rep = l.Handle(ctx, req)
-		}
-		if data, err := json.Marshal(rep); err == nil {
-			m.Respond(data)
-		}
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots }()
+			var req LeaseRequest
+			rep := LeaseReply{Refused: "undecodable request"}
+			if len(m.Data) <= 64<<10 && json.Unmarshal(m.Data, &req) == nil {
+				rep = l.Handle(ctx, req)
+			}
+			if data, err := json.Marshal(rep); err == nil {
+				m.Respond(data)
+			}
+		}()
 	})
 	if err != nil {
 		return fmt.Errorf("jobs: lease service: %w", err)
