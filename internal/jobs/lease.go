@@ -114,6 +114,7 @@ type leaseState struct {
 	grants    int
 	lost      map[string]bool // ids of leases counted as lost
 	poisoned  bool
+	ended     bool // cur reported the match (End)
 	touched   time.Time
 }
 
@@ -235,9 +236,9 @@ func (l *Leases) take(ctx context.Context, req LeaseRequest) LeaseReply {
 	l.mu.Lock()
 	st := l.get(k)
 	now := l.now()
-	if st.poisoned {
+	if st.poisoned || st.ended {
 		l.mu.Unlock()
-		return LeaseReply{Refused: "the match failed", Drop: true}
+		return LeaseReply{Refused: "the match is over", Drop: true}
 	}
 	poison := false
 	if st.cur.ID != "" && st.cur.Worker != req.Worker {
@@ -275,6 +276,10 @@ func (l *Leases) renew(ctx context.Context, req LeaseRequest) LeaseReply {
 	k := leaseKey{le.MatchID, le.Check}
 	l.mu.Lock()
 	st, known := l.state[k]
+	if known && st.ended {
+		l.mu.Unlock()
+		return LeaseReply{Refused: "the match is over", Drop: true}
+	}
 	if known && st.cur.ID == "" && st.lost[le.ID] && !st.poisoned {
 		// It lapsed, but nobody took the match since and its worker is
 		// alive (the server was slow to answer, or the worker cut off):
@@ -334,8 +339,8 @@ func (l *Leases) release(req LeaseRequest) LeaseReply {
 }
 
 // Accept checks that a result or failure comes with the current lease of
-// its match, and ends the lease. The error (wrapping ErrLease) says why
-// not; a refused result must change nothing.
+// its match. The error (wrapping ErrLease) says why not; a refused result
+// must change nothing. Once the result is recorded, End says so.
 func (l *Leases) Accept(le *Lease, matchID int64, check bool) error {
 	if le == nil {
 		return fmt.Errorf("%w: the result carries no lease", ErrLease)
@@ -355,6 +360,9 @@ func (l *Leases) Accept(le *Lease, matchID int64, check bool) error {
 		// signature is the server's, so it was granted to a holder of the job.
 		return nil
 	}
+	if st.ended && st.cur.ID != le.ID {
+		return fmt.Errorf("%w: the match is over (reported under attempt %d of worker %s)", ErrLease, st.cur.Attempt, st.cur.Worker)
+	}
 	if st.cur.ID != le.ID {
 		if st.lost[le.ID] {
 			// Its worker was alive after all (cut off, not dead): the run
@@ -364,8 +372,19 @@ func (l *Leases) Accept(le *Lease, matchID int64, check bool) error {
 		}
 		return fmt.Errorf("%w: not the match's current lease (attempt %d of worker %s; current: %q)", ErrLease, le.Attempt, le.Worker, st.cur.Worker)
 	}
-	delete(l.state, k)
 	return nil
+}
+
+// End notes that the match was reported under le: from now on any other
+// lease's result is refused as over.
+func (l *Leases) End(le *Lease) {
+	if le == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st := l.get(leaseKey{le.MatchID, le.Check})
+	st.cur, st.ended = *le, true
 }
 
 // Fault counts a run whose result the server refused as a lost one (the
@@ -396,10 +415,10 @@ func (l *Leases) Sweep(ctx context.Context) {
 	l.mu.Lock()
 	now := l.now()
 	for k, st := range l.state {
-		if st.cur.ID != "" && now.After(st.cur.Expires) && l.lose(st) {
+		if !st.ended && st.cur.ID != "" && now.After(st.cur.Expires) && l.lose(st) {
 			ends = append(ends, end{k, st.counted})
 		}
-		if st.cur.ID == "" && now.Sub(st.touched) > time.Hour {
+		if (st.cur.ID == "" || st.ended) && now.Sub(st.touched) > time.Hour {
 			delete(l.state, k)
 		}
 	}

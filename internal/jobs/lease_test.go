@@ -95,4 +95,16 @@ func TestLeasesCountLostRunsOnly(t *testing.T) {
 	if err := l.Accept(cur, 9, false); err != nil {
 		t.Fatal(err)
 	}
+	// Once recorded, the match is over for every other lease, and the
+	// result sent again (a retry) is still the current lease's.
+	l.End(cur)
+	if err := l.Accept(old, 9, false); err == nil || !strings.Contains(err.Error(), "over") {
+		t.Fatalf("a lease's result after the match was recorded: %v", err)
+	}
+	if err := l.Accept(cur, 9, false); err != nil {
+		t.Fatal(err)
+	}
+	if le9("c") != nil {
+		t.Fatal("a lease for a match that is over")
+	}
 }

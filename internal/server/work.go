@@ -144,13 +144,23 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 		return err
 	}
 	if r.Check {
-		return s.compareCheck(ctx, m, r)
+		if err := s.compareCheck(ctx, m, r); err != nil {
+			return err
+		}
+		s.leases.End(r.Lease)
+		return nil
+	}
+	if m.State != store.Queued && m.State != store.Running {
+		// A lease granted before a restart, its match since ended.
+		s.refuse(r, "lease", fmt.Errorf("%w: match %d is %s", jobs.ErrLease, m.ID, m.State))
+		return nil
 	}
 	if r.Error != "" {
 		ok, err := s.store.FailMatch(ctx, r.MatchID, r.Error)
 		if err != nil {
 			return err
 		}
+		s.leases.End(r.Lease)
 		if ok {
 			s.metrics.matches.WithLabelValues(m.Game, store.Failed).Inc()
 			// Later rated matches of its bots may have waited for it.
@@ -159,9 +169,6 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 			}
 		}
 	} else {
-		if m.State != store.Queued && m.State != store.Running {
-			return nil // recorded already: a copy delivered twice
-		}
 		res, err := s.verified(ctx, m, r)
 		if err != nil {
 			s.refuse(r, "replay", err)
@@ -172,6 +179,7 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 		if err != nil {
 			return err
 		}
+		s.leases.End(r.Lease)
 		if ok {
 			for i := range min(len(r.Seats), len(res.Seats)) {
 				// The metrics count what the replay says, too.
