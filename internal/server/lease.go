@@ -138,7 +138,7 @@ func sameParams(a, b map[string]string) bool {
 // badRun handles the result of the current lease's holder whose replay did
 // not check out: the run counts as lost, and the match runs again, or fails
 // once that has happened MaxAttempts times.
-func (s *Server) badRun(ctx context.Context, m store.Match, r jobs.Result) {
+func (s *Server) badRun(ctx context.Context, m store.Match) {
 	poison, n := s.leases.Fault(m.ID, false)
 	if poison {
 		s.failMatch(ctx, m.ID, fmt.Sprintf("its workers' results did not check out %d times", n))

@@ -172,7 +172,7 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 		res, err := s.verified(ctx, m, r)
 		if err != nil {
 			s.refuse(r, "replay", err)
-			s.badRun(ctx, m, r)
+			s.badRun(ctx, m)
 			return nil
 		}
 		ok, err := s.store.RecordMatch(ctx, res, rate)
