@@ -79,20 +79,27 @@ func results(t *testing.T, q *jobs.Queue, n int, timeout time.Duration) map[int6
 	return out
 }
 
-func TestWorkerRunsJobs(t *testing.T) {
-	q := queue(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	wasmPath := wasmtest.GoBuild(t, "../examples/go/dots-and-boxes", "")
-	wasm, err := os.ReadFile(wasmPath)
+// putModule puts the module at path in the object store and returns its
+// sha256 and bytes.
+func putModule(t *testing.T, q testQueue, path string) (string, []byte) {
+	t.Helper()
+	wasm, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(wasm)
 	sha := hex.EncodeToString(sum[:])
-	if err := q.PutWasm(ctx, sha, wasm); err != nil {
+	if err := q.PutWasm(context.Background(), sha, wasm); err != nil {
 		t.Fatal(err)
 	}
+	return sha, wasm
+}
+
+func TestWorkerRunsJobs(t *testing.T) {
+	q := queue(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sha, _ := putModule(t, q, wasmtest.GoBuild(t, "../examples/go/dots-and-boxes", ""))
 	missing := hex.EncodeToString(make([]byte, 32))
 	for _, j := range []jobs.Job{
 		{MatchID: 1, Game: "dots-and-boxes", Seed: 3, Seats: []jobs.Seat{{Builtin: "builtin:greedy"}, {Builtin: "builtin:random"}}},
@@ -221,15 +228,7 @@ func TestCorruptCacheEntryIsFetchedAgain(t *testing.T) {
 	var shas []string
 	var mods [][]byte
 	for _, dir := range []string{"../examples/go/dots-and-boxes", "../examples/go/dots-and-boxes-search"} {
-		wasm, err := os.ReadFile(wasmtest.GoBuild(t, dir, ""))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum := sha256.Sum256(wasm)
-		sha := hex.EncodeToString(sum[:])
-		if err := q.PutWasm(ctx, sha, wasm); err != nil {
-			t.Fatal(err)
-		}
+		sha, wasm := putModule(t, q, wasmtest.GoBuild(t, dir, ""))
 		shas, mods = append(shas, sha), append(mods, wasm)
 	}
 	cacheDir := t.TempDir()
