@@ -132,9 +132,9 @@ func (p *Pool) report(ctx context.Context, msg jetstream.Msg, r jobs.Result, log
 		dup, err := p.q.PublishResult(pubCtx, r)
 		cancel()
 		if dup {
-			// Another worker ran the match meanwhile (this one was frozen or
-			// cut off past the ack wait): the stream keeps the first result.
-			log.Info("worker: result already reported by another worker; this late copy is dropped")
+			// Results are told apart by lease: this one reached the stream
+			// before, and only its answer was lost.
+			log.Info("worker: result already in the stream (its first answer was lost)")
 		}
 		if err == nil || time.Now().After(deadline) {
 			return err

@@ -13,7 +13,7 @@ import (
 
 // dotsAndBoxesQueue is a job queue, a context that ends with the test, and
 // this build's stamp for Dots and Boxes jobs.
-func dotsAndBoxesQueue(t *testing.T) (*jobs.Queue, context.Context, jobs.Build) {
+func dotsAndBoxesQueue(t *testing.T) (testQueue, context.Context, jobs.Build) {
 	q := queue(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -53,12 +53,12 @@ func TestBuildMismatch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p, err := worker.New(q, worker.Options{Workers: 1, CacheDir: t.TempDir()})
+	p, err := worker.New(q.Queue, worker.Options{Workers: 1, CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	go p.Run(ctx)
-	got := results(t, q, 5, 30*time.Second)
+	got := results(t, q.Queue, 5, 30*time.Second)
 	for _, id := range []int64{1, 5} {
 		if got[id].Error != "" || got[id].Turns == 0 {
 			t.Fatalf("job %d of this build: %+v", id, got[id])
@@ -92,7 +92,7 @@ func TestCheckThatCannotRunIsDropped(t *testing.T) {
 	if err := q.Publish(ctx, jobs.Job{MatchID: 4, Game: "dots-and-boxes", Seed: 5, Seats: seats, Build: &foreign, Check: true}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := worker.New(q, worker.Options{Workers: 1, CacheDir: t.TempDir()})
+	p, err := worker.New(q.Queue, worker.Options{Workers: 1, CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestCheckThatCannotRunIsDropped(t *testing.T) {
 	if err := q.Publish(ctx, jobs.Job{MatchID: 5, Game: "dots-and-boxes", Seed: 5, Seats: seats, Build: &mine}); err != nil {
 		t.Fatal(err)
 	}
-	got := results(t, q, 1, 30*time.Second)
+	got := results(t, q.Queue, 1, 30*time.Second)
 	if _, ok := got[4]; ok {
 		t.Fatalf("the dropped check was reported: %+v", got[4])
 	}

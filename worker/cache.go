@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -65,7 +66,9 @@ func NewCache(dir string, max int64, src jetstream.ObjectStore) (*Cache, error) 
 }
 
 // Path returns the path of the module with this sha256, fetching it when it
-// is not cached.
+// is not cached. A cached file is hashed first: one whose bytes are not the
+// module's (a disk error, a hand that swapped files) is deleted and fetched
+// again, never played under the module's name.
 func (c *Cache) Path(ctx context.Context, sha string) (string, error) {
 	if !shaPattern.MatchString(sha) {
 		return "", fmt.Errorf("module id %q is not a sha256", sha)
@@ -75,8 +78,13 @@ func (c *Cache) Path(ctx context.Context, sha string) (string, error) {
 	defer c.mu.Unlock()
 	c.clock++
 	if f, ok := c.files[sha]; ok {
-		f.used = c.clock
-		return path, nil
+		if fileHash(path) == sha {
+			f.used = c.clock
+			return path, nil
+		}
+		os.Remove(path)
+		c.total -= f.size
+		delete(c.files, sha)
 	}
 	data, err := c.src.GetBytes(ctx, sha)
 	if err != nil {
@@ -107,6 +115,20 @@ func (c *Cache) Path(ctx context.Context, sha string) (string, error) {
 	c.total += int64(len(data))
 	c.evict(sha)
 	return path, nil
+}
+
+// fileHash is the hex sha256 of a file's bytes, "" when it cannot be read.
+func fileHash(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // evict removes least recently used files until the cache fits, never keep.

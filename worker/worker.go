@@ -5,11 +5,14 @@
 // but the NATS connection behind its jobs.Queue: no database, no files but a
 // cache, so workers can run on any machine that reaches the NATS server.
 //
-// Delivery rules: a job is heartbeated (InProgress) while it runs; a job the
-// worker cannot run because of the platform (a module not yet in the object
-// store, a stopped worker) is handed back; a job handed out MaxAttempts times,
-// or one that can never run (undecodable, unknown game, a module the sandbox
-// refuses), ends as a failed match with its reason and is never tried again.
+// Delivery rules: a worker runs a job only under a lease the server grants
+// it (lease.go), and heartbeats the job (InProgress) and renews the lease
+// while it runs; a job the worker cannot run because of the platform (a
+// module not yet in the object store) is handed back and counted; a
+// stopping worker hands its job back uncounted; a job that can never run
+// (undecodable, unknown game, a module the sandbox refuses) ends as a
+// failed match with its reason and is never tried again. The server ends a
+// match whose runs were lost MaxAttempts times (jobs.Leases).
 package worker
 
 import (
@@ -152,14 +155,12 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 	if md, err := msg.Metadata(); err == nil {
 		attempt = md.NumDelivered
 	}
-	if attempt > jobs.MaxAttempts {
-		p.fail(ctx, msg, j, fmt.Sprintf("handed out %d times without a result: the match stalls or crashes its worker", attempt-1), log)
-		return
-	}
 	if err := checkBuild(j); err != nil {
 		p.stats.count(&p.stats.refused)
 		if attempt >= jobs.MaxAttempts {
-			p.fail(ctx, msg, j, fmt.Sprintf("no worker could run it identically (%v)", err), log)
+			if h := p.take(ctx, msg, j, attempt, log); h != nil {
+				p.fail(ctx, msg, j, h, fmt.Sprintf("no worker could run it identically (%v)", err), log)
+			}
 			return
 		}
 		// Leave it to a worker of the right build, and give them time to
@@ -177,31 +178,51 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 		msg.NakWithDelay(time.Second)
 		return
 	}
+	h := p.take(ctx, msg, j, attempt, log)
+	if h == nil {
+		return
+	}
 	if hooks.crash(j.MatchID) {
 		os.Exit(3) // a test's poison job (testhook.go)
 	}
 	p.stats.begin(j.MatchID)
 	defer p.stats.end(j.MatchID)
 	// Heartbeat while the match runs, so that the job is not handed out
-	// again however long the match takes.
+	// again however long the match takes, and renew the lease with it; a
+	// lease the server says is lost (the job went to another worker while
+	// this one was cut off) stops the match.
+	runCtx, lost := context.WithCancel(ctx)
+	defer lost()
 	hbCtx, stopHB := context.WithCancel(ctx)
 	defer stopHB()
 	go func() {
 		t := time.NewTicker(p.q.AckWait / 3)
 		defer t.Stop()
+		var renewing atomic.Bool
 		for {
 			select {
 			case <-hbCtx.Done():
 				return
 			case <-t.C:
 				msg.InProgress()
+				// The renewal waits for the server, the heartbeat must not:
+				// a server slow to answer would have the queue hand the
+				// job to another worker.
+				if renewing.CompareAndSwap(false, true) {
+					go func() {
+						defer renewing.Store(false)
+						if h.renew(hbCtx) {
+							lost()
+						}
+					}()
+				}
 			}
 		}
 	}()
 	var res *jobs.Result
 	var err error
 	lower := int(p.nice.Load())
-	nice.Run(lower, func() { res, err = p.run(nice.With(ctx, lower), j) })
+	nice.Run(lower, func() { res, err = p.run(nice.With(runCtx, lower), j) })
 	stopHB()
 	if res != nil {
 		res.Worker, res.Check, res.Original = p.stats.id, j.Check, j.NotWorker
@@ -210,22 +231,31 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 	var retry errRetry
 	switch {
 	case ctx.Err() != nil:
-		// Stopping: hand the job back for the next worker or the next start.
+		// Stopping: hand the job back for the next worker or the next
+		// start. A hand-back is not a failed run of the match.
+		h.release(ctx, jobs.ReleaseStop)
 		msg.Nak()
 		log.Info("worker: stopped mid-match; job handed back")
+	case runCtx.Err() != nil:
+		// The lease is lost: the job is another worker's now.
+		log.Warn("worker: lease lost mid-match; the match is left to its new worker")
 	case errors.As(err, &retry):
-		if attempt >= jobs.MaxAttempts {
-			p.fail(ctx, msg, j, err.Error(), log)
+		if h.lease().Counted+1 >= jobs.MaxAttempts {
+			p.fail(ctx, msg, j, h, err.Error(), log)
 			return
 		}
 		log.Warn("worker: will retry", "attempt", attempt, "err", err)
+		h.release(ctx, jobs.ReleaseRetry)
 		msg.NakWithDelay(time.Duration(attempt) * time.Second)
 	case err != nil:
-		p.fail(ctx, msg, j, err.Error(), log)
+		p.fail(ctx, msg, j, h, err.Error(), log)
 	default:
 		// A finished match is reported even when the worker is stopping.
+		le := h.lease()
+		res.Lease = &le
 		if err := p.report(ctx, msg, *res, log); err != nil {
 			log.Warn("worker: result not published; job handed back", "err", err)
+			h.release(ctx, jobs.ReleaseRetry)
 			msg.NakWithDelay(time.Second)
 			return
 		}
@@ -237,16 +267,17 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 // fail publishes the job's failure as its result and removes the job. A
 // determinism check (the second run of a recorded match) that cannot run
 // says nothing about its match: it is only removed, since a failure
-// reported for it would read as the match's (and be dropped as a late
-// copy, after a warning that the match failed).
-func (p *Pool) fail(ctx context.Context, msg jetstream.Msg, j jobs.Job, reason string, log *slog.Logger) {
+// reported for it would read as the match's.
+func (p *Pool) fail(ctx context.Context, msg jetstream.Msg, j jobs.Job, h *held, reason string, log *slog.Logger) {
 	if j.Check {
 		log.Info("worker: determinism check dropped", "reason", reason)
+		h.release(ctx, jobs.ReleaseStop)
 		msg.Term()
 		return
 	}
 	log.Warn("worker: match failed", "reason", reason)
-	if err := p.report(ctx, msg, jobs.Result{MatchID: j.MatchID, Error: reason}, log); err != nil {
+	le := h.lease()
+	if err := p.report(ctx, msg, jobs.Result{MatchID: j.MatchID, Error: reason, Lease: &le}, log); err != nil {
 		msg.NakWithDelay(time.Second)
 		return
 	}
@@ -312,9 +343,14 @@ func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error
 		}
 		return nil, err
 	}
-	// The replay names modules by hash, not by this worker's cache path.
+	// The replay names modules by hash, not by this worker's cache path;
+	// the hash is the one of the bytes the sandbox compiled, so a cache
+	// file changed after Cache.Path hashed it is caught here.
 	for i, s := range j.Seats {
 		if s.Wasm != "" && i < len(rep.Bots) {
+			if rep.Bots[i].SHA256 != s.Wasm {
+				return nil, errRetry{fmt.Errorf("seat %d: the cached module changed while the match started (%s)", i, rep.Bots[i].SHA256)}
+			}
 			rep.Bots[i].Spec = "wasm:" + s.Wasm
 		}
 	}

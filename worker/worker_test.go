@@ -19,14 +19,38 @@ import (
 	"github.com/arenabots/arena/worker"
 )
 
-func queue(t *testing.T) *jobs.Queue {
+// testQueue is a job queue with a lease service, as a server runs them;
+// its Publish signs jobs as the server does.
+type testQueue struct {
+	*jobs.Queue
+	leases *jobs.Leases
+}
+
+func (q testQueue) Publish(ctx context.Context, j jobs.Job) error {
+	j.Ticket = q.leases.Ticket(j.MatchID, j.Check)
+	return q.Queue.Publish(ctx, j)
+}
+
+// everyMatchLive is a lease backend for which every match is to be run.
+type everyMatchLive struct{}
+
+func (everyMatchLive) Live(context.Context, int64, bool) (bool, error) { return true, nil }
+func (everyMatchLive) Poison(context.Context, int64, bool, string)     {}
+
+func queue(t *testing.T) testQueue {
 	t.Helper()
 	nc := worker.InProcessNATS(t)
 	q, err := jobs.Setup(context.Background(), nc, jobs.Config{AckWait: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return q
+	l := jobs.NewLeases([]byte("test key"), q.AckWait, everyMatchLive{})
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if err := l.Serve(ctx, nc); err != nil {
+		t.Fatal(err)
+	}
+	return testQueue{q, l}
 }
 
 // results collects n results, keyed by match id.
@@ -55,20 +79,27 @@ func results(t *testing.T, q *jobs.Queue, n int, timeout time.Duration) map[int6
 	return out
 }
 
-func TestWorkerRunsJobs(t *testing.T) {
-	q := queue(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	wasmPath := wasmtest.GoBuild(t, "../examples/go/dots-and-boxes", "")
-	wasm, err := os.ReadFile(wasmPath)
+// putModule puts the module at path in the object store and returns its
+// sha256 and bytes.
+func putModule(t *testing.T, q testQueue, path string) (string, []byte) {
+	t.Helper()
+	wasm, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(wasm)
 	sha := hex.EncodeToString(sum[:])
-	if err := q.PutWasm(ctx, sha, wasm); err != nil {
+	if err := q.PutWasm(context.Background(), sha, wasm); err != nil {
 		t.Fatal(err)
 	}
+	return sha, wasm
+}
+
+func TestWorkerRunsJobs(t *testing.T) {
+	q := queue(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sha, _ := putModule(t, q, wasmtest.GoBuild(t, "../examples/go/dots-and-boxes", ""))
 	missing := hex.EncodeToString(make([]byte, 32))
 	for _, j := range []jobs.Job{
 		{MatchID: 1, Game: "dots-and-boxes", Seed: 3, Seats: []jobs.Seat{{Builtin: "builtin:greedy"}, {Builtin: "builtin:random"}}},
@@ -93,13 +124,13 @@ func TestWorkerRunsJobs(t *testing.T) {
 	}
 	defer sub.Unsubscribe()
 	cacheDir := t.TempDir()
-	p, err := worker.New(q, worker.Options{Workers: 2, CacheDir: cacheDir})
+	p, err := worker.New(q.Queue, worker.Options{Workers: 2, CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
 	go func() { p.Run(ctx); close(done) }()
-	got := results(t, q, 5, 60*time.Second)
+	got := results(t, q.Queue, 5, 60*time.Second)
 	cancel()
 	<-done
 
@@ -184,5 +215,90 @@ func TestCacheEvicts(t *testing.T) {
 	}
 	if _, err := c.Path(ctx, "../../etc/passwd"); err == nil {
 		t.Fatal("accepted a path as a module id")
+	}
+}
+
+// TestCorruptCacheEntryIsFetchedAgain: a cache file named after one bot's
+// module but holding another bot's bytes is deleted and fetched again; the
+// match plays the module the job names.
+func TestCorruptCacheEntryIsFetchedAgain(t *testing.T) {
+	q := queue(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var shas []string
+	var mods [][]byte
+	for _, dir := range []string{"../examples/go/dots-and-boxes", "../examples/go/dots-and-boxes-search"} {
+		sha, wasm := putModule(t, q, wasmtest.GoBuild(t, dir, ""))
+		shas, mods = append(shas, sha), append(mods, wasm)
+	}
+	cacheDir := t.TempDir()
+	entry := filepath.Join(cacheDir, shas[0]+".wasm")
+	if err := os.WriteFile(entry, mods[1], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Publish(ctx, jobs.Job{MatchID: 1, Game: "dots-and-boxes", Seed: 3, Seats: []jobs.Seat{{Wasm: shas[0]}, {Builtin: "builtin:greedy"}}}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := worker.New(q.Queue, worker.Options{Workers: 1, CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { p.Run(ctx); close(done) }()
+	r := results(t, q.Queue, 1, 60*time.Second)[1]
+	cancel()
+	<-done
+	rep, err := replay.Parse(r.Replay)
+	if err != nil {
+		t.Fatalf("result %+v: %v", r, err)
+	}
+	if rep.Bots[0].SHA256 != shas[0] {
+		t.Fatalf("seat 0 played module %s, the job names %s", rep.Bots[0].SHA256, shas[0])
+	}
+	if data, err := os.ReadFile(entry); err != nil || sha256.Sum256(data) != sha256.Sum256(mods[0]) {
+		t.Fatalf("the cache entry still holds other bytes (%v)", err)
+	}
+}
+
+// TestStopMidCompile: a worker stopped while it compiles slow modules (about
+// 10 s each; one compile waits for the other) stops within seconds: the
+// compile's child process ends with the worker's context.
+func TestStopMidCompile(t *testing.T) {
+	q := queue(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for id := range int64(2) {
+		// Nested empty ifs are quadratic in wazero's compiler
+		// (docs/sandbox.md); the constant keeps every cache from knowing it.
+		slow := wasmtest.Echo{Turn: wasmtest.Cat(wasmtest.I64(time.Now().UnixNano()+id), wasmtest.Drop,
+			wasmtest.Repeat(wasmtest.Cat(wasmtest.I32(0), wasmtest.If, wasmtest.End), 8000))}.Module()
+		sum := sha256.Sum256(slow)
+		sha := hex.EncodeToString(sum[:])
+		if err := q.PutWasm(ctx, sha, slow); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Publish(ctx, jobs.Job{MatchID: id + 1, Game: "dots-and-boxes", Seats: []jobs.Seat{{Wasm: sha}, {Builtin: "builtin:greedy"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := worker.New(q.Queue, worker.Options{Workers: 2, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { p.Run(ctx); close(done) }()
+	for deadline := time.Now().Add(30 * time.Second); len(p.Announcement().Current) < 2; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the worker did not start both matches within 30 s")
+		}
+	}
+	time.Sleep(time.Second) // well into the first compile
+	start := time.Now()
+	cancel()
+	select {
+	case <-done:
+		t.Logf("stopped %v after the signal", time.Since(start))
+	case <-time.After(5 * time.Second):
+		t.Fatal("the worker did not stop within 5 s of the signal")
 	}
 }

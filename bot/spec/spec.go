@@ -52,7 +52,7 @@ func Open(ctx context.Context, spec string, m bot.Match) (bot.Bot, error) {
 	case "exec":
 		b, err = execbot.Open(arg, m)
 	case "wasm":
-		b, err = wasmbot.Open(arg, m)
+		b, err = wasmbot.Open(ctx, arg, m)
 	case "potm":
 		b, err = potmbot.Open(arg, m)
 	case "battlesnake":

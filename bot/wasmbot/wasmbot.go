@@ -33,13 +33,15 @@ func (b *Bot) Identity() bot.Identity { return b.id }
 
 // Open reads, checks and compiles the module at path (the process's shared
 // sandbox.Default runtime caches the result) and returns the bot for seat
-// m.Seat. A module the sandbox refuses fails here, with the reason.
-func Open(path string, m bot.Match) (bot.Bot, error) {
+// m.Seat. A module the sandbox refuses fails here, with the reason. When ctx
+// ends (a stopping worker) the compile ends with it: its child process is
+// killed.
+func Open(ctx context.Context, path string, m bot.Match) (bot.Bot, error) {
 	rt, err := sandbox.Default()
 	if err != nil {
 		return nil, err
 	}
-	return OpenIn(context.Background(), rt, path, m)
+	return OpenIn(ctx, rt, path, m)
 }
 
 // OpenIn is Open with a given runtime.

@@ -8,8 +8,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/nats-io/nats.go"
 
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/jobs"
@@ -56,12 +60,33 @@ func (c *workerCmd) Run() error {
 		}
 		c.Cache = filepath.Join(dir, "arena-worker")
 	}
-	nc, err := jobs.Dial(url, creds, "arena-worker")
+	// The connection retries forever, except when NATS refuses the
+	// credentials (twice in a row, nats.go's rule): then it closes, and the
+	// worker ends with the reason rather than retry a closed connection.
+	var refused atomic.Pointer[error]
+	ctx, refuse := context.WithCancel(ctx)
+	defer refuse()
+	closed := nats.ClosedHandler(func(nc *nats.Conn) {
+		if err := nc.LastError(); isAuthError(err) {
+			refused.Store(&err)
+			refuse()
+		}
+	})
+	nc, err := jobs.Dial(url, creds, "arena-worker", closed)
 	if err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}
 	defer nc.Close()
+	authFailed := func() error {
+		if err := refused.Load(); err != nil {
+			return fmt.Errorf("worker: NATS at %s refused the worker's credentials (%v): check --creds against the server's worker.creds", url, *err)
+		}
+		return nil
+	}
 	q, err := jobs.Open(ctx, nc)
+	if err := authFailed(); err != nil {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}
@@ -78,6 +103,15 @@ func (c *workerCmd) Run() error {
 	a := pool.Announcement()
 	log.Info("arena worker: ready", "nats", url, "name", a.Name, "id", a.ID, "parallel", pool.Size(), "ack_wait", q.AckWait)
 	pool.Run(ctx)
+	if err := authFailed(); err != nil {
+		return err
+	}
 	log.Info("arena worker: stopped")
 	return nil
+}
+
+// isAuthError reports whether NATS refused a connection's credentials.
+func isAuthError(err error) bool {
+	return errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) || errors.Is(err, nats.ErrAuthRevoked) ||
+		(err != nil && strings.Contains(strings.ToLower(err.Error()), "authorization violation"))
 }

@@ -59,6 +59,12 @@ type Job struct {
 	// with the recorded one; a worker other than NotWorker should take it.
 	Check     bool   `json:"check,omitempty"`
 	NotWorker string `json:"not_worker,omitempty"`
+	// Ticket is the server's signature of the job (Leases.Ticket): a
+	// worker that holds the job shows it to be given a lease.
+	Ticket string `json:"ticket,omitempty"`
+	// Rerun numbers a job published again after its run's result was
+	// refused, so that the queue does not take it for a duplicate.
+	Rerun int `json:"rerun,omitempty"`
 }
 
 // Seat names the bot of one seat: a house bot by its spec, or an uploaded
@@ -82,6 +88,9 @@ type Result struct {
 	// Original is the worker of the recorded run (Job.NotWorker) in the
 	// result of a Check job.
 	Original string `json:"original,omitempty"`
+	// Lease is the worker's lease of the run: without the match's current
+	// one, the server refuses the result (Leases.Accept).
+	Lease *Lease `json:"lease,omitempty"`
 }
 
 // SeatResult is one seat's outcome.
@@ -189,10 +198,13 @@ func Setup(ctx context.Context, nc *nats.Conn, cfg Config) (*Queue, error) {
 		}
 	}
 	q.Jobs, err = js.CreateOrUpdateConsumer(ctx, JobStream, jetstream.ConsumerConfig{
-		Durable:       JobConsumer,
-		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       cfg.AckWait,
-		MaxDeliver:    MaxAttempts + 2, // the worker ends a job at MaxAttempts; this is the backstop
+		Durable:   JobConsumer,
+		AckPolicy: jetstream.AckExplicitPolicy,
+		AckWait:   cfg.AckWait,
+		// No bound on deliveries: a job goes back to the queue whenever a
+		// worker or the server stops, which is not the match's fault; the
+		// server counts the runs that are (Leases) and ends the match.
+		MaxDeliver:    -1,
 		MaxAckPending: 1000,
 	})
 	if err != nil {
@@ -216,21 +228,30 @@ func Setup(ctx context.Context, nc *nats.Conn, cfg Config) (*Queue, error) {
 // Publish queues a job. The message id is the match id, so publishing the
 // same match again within the stream's duplicate window adds nothing.
 func (q *Queue) Publish(ctx context.Context, j Job) error {
-	if _, err := q.publish(ctx, JobSubject, "match", j.MatchID, j.Check, j); err != nil {
+	kind := "match"
+	if j.Rerun > 0 {
+		kind = "rerun" + strconv.Itoa(j.Rerun) + "-match"
+	}
+	if _, err := q.publish(ctx, JobSubject, kind, j.MatchID, j.Check, j); err != nil {
 		return fmt.Errorf("jobs: publish match %d: %w", j.MatchID, err)
 	}
 	return nil
 }
 
-// PublishResult sends a job's outcome, deduplicated by match id: it reports
-// duplicate when the stream already had a result of the match (a late copy
-// from a worker that was cut off while another ran the match again).
+// PublishResult sends a job's outcome, deduplicated by its lease: it
+// reports duplicate when the stream already had this result (a copy sent
+// again after a lost answer). Not by match id: anyone with a worker's
+// credentials could then take a match's id before its real result.
 func (q *Queue) PublishResult(ctx context.Context, r Result) (duplicate bool, err error) {
 	data, err := EncodeResult(r)
 	if err != nil {
 		return false, fmt.Errorf("jobs: result of match %d: %w", r.MatchID, err)
 	}
-	dup, err := q.publish(ctx, ResultSubject, "result", r.MatchID, r.Check, data)
+	kind := "result"
+	if r.Lease != nil {
+		kind = "result-" + r.Lease.ID
+	}
+	dup, err := q.publish(ctx, ResultSubject, kind, r.MatchID, r.Check, data)
 	if err != nil {
 		return false, fmt.Errorf("jobs: publish result of match %d: %w", r.MatchID, err)
 	}

@@ -233,8 +233,9 @@ func login(user, password string) []nats.Option {
 
 // Dial connects to a NATS server (or cluster: comma-separated URLs) over the
 // network. It reconnects forever, so that a worker outlives restarts of the
-// server; c may be empty for a server without authentication.
-func Dial(urls string, c Creds, name string) (*nats.Conn, error) {
+// server; c may be empty for a server without authentication. extra are
+// more options (a closed handler, say).
+func Dial(urls string, c Creds, name string, extra ...nats.Option) (*nats.Conn, error) {
 	opts := []nats.Option{
 		nats.Name(name),
 		nats.MaxReconnects(-1),
@@ -252,7 +253,7 @@ func Dial(urls string, c Creds, name string) (*nats.Conn, error) {
 		}
 		opts = append(opts, nats.Secure(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}))
 	}
-	nc, err := nats.Connect(urls, opts...)
+	nc, err := nats.Connect(urls, append(opts, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("jobs: connect to %s: %w", urls, err)
 	}

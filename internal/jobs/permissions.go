@@ -12,10 +12,10 @@ const WorkerInbox = "_INBOX.worker"
 
 // WorkerPermissions is what the worker user may do on NATS: pull jobs from
 // the workers' consumer and acknowledge them, read modules from the object
-// store, publish results, announcements and live turns, and receive replies
-// on its own inbox. Not: publish jobs, read results, or create, change,
-// purge or delete any stream or consumer but the short-lived ordered
-// consumers an object store read makes. The NATS configuration in
+// store, ask for leases, publish results, announcements and live turns,
+// and receive replies on its own inbox. Not: publish jobs, read results,
+// or create, change, purge or delete any stream or consumer but the
+// short-lived ordered consumers an object store read makes. The NATS configuration in
 // docs/deploy.md says the same for an external cluster.
 func WorkerPermissions() *natsserver.Permissions {
 	objStream := "OBJ_" + WasmBucket
@@ -32,6 +32,7 @@ func WorkerPermissions() *natsserver.Permissions {
 			"$JS.API.CONSUMER.DELETE." + objStream + ".>",
 			"$JS.FC." + objStream + ".>",
 			ResultSubject,
+			LeaseSubject,
 			AnnounceSubject,
 			livePrefix + ">",
 		}},

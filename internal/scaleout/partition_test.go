@@ -106,19 +106,22 @@ func TestPartitionedWorker(t *testing.T) {
 	}
 
 	n.heal()
-	// The far worker, back, reports its copy (PublishResult answers that
-	// the stream had it already) and goes on with new matches.
+	// The far worker, back, learns that its lease is lost (or reports its
+	// copy, which the server refuses) and goes on with new matches.
 	waitFor(t, "the far worker back, past the cut-off match", 60*time.Second, func() bool {
 		w := c.workerInfo("far")
 		return w != nil && w.MatchesRun > before.MatchesRun && !slices.Contains(w.Current, id)
 	})
-	// Its copy ends one of two ways: played out and reported late (the
-	// stream drops it as a duplicate), or, when the cut came while it was
-	// still fetching a bot's module (the house's are megabytes), given up
-	// and handed back. Either way the match stays as the near worker left it.
+	// Its copy ends one of three ways: stopped when a renewal of its lease
+	// is answered "lost", played out and reported late (the server refuses
+	// it: not the match's current lease), or, when the cut came while it
+	// was still fetching a bot's module (the house's are megabytes), given
+	// up and handed back. Either way the match stays as the near worker
+	// left it.
 	waitFor(t, "the far worker's copy dropped or given up", 30*time.Second, func() bool {
 		log := filepath.Join(c.dir, "workers.log")
-		return logHas(log, id, "INFO", "late copy is dropped") || logHas(log, id, "WARN", "will retry")
+		return logHas(log, id, "WARN", "lease lost") || logHas(filepath.Join(c.dir, "serve.log"), id, "WARN", "worker result refused") ||
+			logHas(log, id, "WARN", "will retry")
 	})
 	n0 := finishedCount(t, s)
 	waitFor(t, "2 more matches after the partition", 40*time.Second, func() bool { return finishedCount(t, s) >= n0+2 })

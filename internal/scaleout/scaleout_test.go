@@ -6,16 +6,16 @@
 package scaleout
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -295,31 +295,7 @@ func publicWorkerFields(t *testing.T, base string) {
 // metric sums the /metrics samples whose name and labels start with prefix.
 func metric(t *testing.T, base, prefix string) float64 {
 	t.Helper()
-	resp, err := http.Get(base + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := 0.0
-	for _, line := range strings.Split(string(data), "\n") {
-		if !strings.HasPrefix(line, prefix) {
-			continue
-		}
-		if line[len(prefix):] != "" && !strings.ContainsAny(line[len(prefix):len(prefix)+1], " ,{}") {
-			continue // a longer metric name
-		}
-		f := strings.Fields(line)
-		v, err := strconv.ParseFloat(f[len(f)-1], 64)
-		if err != nil {
-			t.Fatalf("metric line %q: %v", line, err)
-		}
-		sum += v
-	}
-	return sum
+	return clitest.Metric(t, base, prefix)
 }
 
 // TestStalledWorker: a worker frozen with SIGSTOP stops heartbeating; its
@@ -518,4 +494,37 @@ func getJSON(t *testing.T, url string, v any) {
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
 		t.Fatalf("GET %s: %v", url, err)
 	}
+}
+
+// TestWorkerRefusedByAuthorizationExits: a worker whose password NATS
+// refuses ends within 10 s, with status 1 and one line that says so,
+// rather than retry a closed connection forever.
+func TestWorkerRefusedByAuthorizationExits(t *testing.T) {
+	c := newCluster(t, 23280, "127.0.0.1:23281")
+	creds, err := jobs.ReadCreds(filepath.Join(c.dir, jobs.CredsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	creds.Password = "not-the-password"
+	bad := filepath.Join(t.TempDir(), "bad.creds")
+	if err := jobs.WriteCreds(bad, creds); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, arenaBin, "worker", "--creds", bad, "--cache", t.TempDir())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if ctx.Err() != nil || !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("after %v: %v (context: %v); stderr:\n%s", time.Since(start), err, ctx.Err(), stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	last := lines[len(lines)-1]
+	if !strings.Contains(last, "refused the worker's credentials") || strings.Contains(stderr.String(), "connection closed") {
+		t.Fatalf("stderr:\n%s", stderr.String())
+	}
+	t.Logf("exit 1 after %v: %s", time.Since(start), last)
 }

@@ -160,3 +160,95 @@ func TestPushCommand(t *testing.T) {
 		t.Fatalf("arena push with a wrong token: %v\n%s", err, out)
 	}
 }
+
+// TestRestartsAreNotBotFailures stops `arena serve` mid-run again and
+// again, with SIGTERM and with SIGKILL, and counts in the database: no
+// match failed (a hand-back by a stopping server, or a run lost with a
+// killed one, is not an attempt of the match), none was lost or recorded
+// twice, and every interrupted match ended.
+func TestRestartsAreNotBotFailures(t *testing.T) {
+	dir := t.TempDir()
+	addr := "127.0.0.1:18097"
+	c := serveChild(t, addr, dir, "")
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("serve.log:\n%s", clitest.Tail(dir+"/serve.log", 40))
+		}
+	})
+	s := openStore(t, dir, "")
+	ctx := context.Background()
+	finished := map[int64]store.Match{}
+	interrupted := map[int64]bool{}
+	signals := []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL, syscall.SIGTERM, syscall.SIGTERM, syscall.SIGKILL,
+		syscall.SIGTERM, syscall.SIGKILL, syscall.SIGTERM}
+	for round, sig := range signals {
+		clitest.WaitFor(t, "a running match", 120*time.Second, func() bool {
+			for _, m := range allMatches(t, s, true) {
+				if m.State == store.Running {
+					return true
+				}
+			}
+			return false
+		})
+		start := time.Now()
+		if sig == syscall.SIGKILL {
+			c.Kill()
+		} else {
+			c.Signal(sig)
+			select {
+			case <-c.Done():
+			case <-time.After(10 * time.Second):
+				t.Fatalf("round %d: still running 10 s after SIGTERM", round)
+			}
+		}
+		<-c.Done()
+		n := 0
+		for _, m := range allMatches(t, s, true) {
+			interrupted[m.ID] = true
+			n++
+		}
+		for _, m := range allMatches(t, s, false) {
+			finished[m.ID] = m
+		}
+		t.Logf("round %d: %v after %v; %d matches interrupted", round, sig, time.Since(start), n)
+		c = serveChild(t, addr, dir, "")
+	}
+	for id := range interrupted {
+		clitest.WaitFor(t, fmt.Sprintf("match %d to end", id), 180*time.Second, func() bool {
+			m, err := s.Match(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m.State != store.Queued && m.State != store.Running
+		})
+	}
+	c.Signal(syscall.SIGTERM)
+	select {
+	case <-c.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("still running 10 s after SIGTERM")
+	}
+	failed := 0
+	for _, m := range allMatches(t, s, false) {
+		if m.State == store.Failed {
+			failed++
+			t.Errorf("match %d failed: %s", m.ID, m.Reason)
+		}
+		if before, ok := finished[m.ID]; ok && (before.State != m.State || before.Turns != m.Turns) {
+			t.Errorf("ended match %d changed: %s %d turns -> %s %d turns", m.ID, before.State, before.Turns, m.State, m.Turns)
+		}
+	}
+	for id, before := range finished {
+		if _, err := s.Match(ctx, id); err != nil {
+			t.Errorf("ended match %d (%s) lost: %v", id, before.State, err)
+		}
+	}
+	stuck := 0
+	for id := range interrupted {
+		if m, err := s.Match(ctx, id); err != nil || m.State == store.Queued || m.State == store.Running {
+			stuck++
+		}
+	}
+	t.Logf("%d restarts: %d matches interrupted, %d failed, %d stuck", len(signals), len(interrupted), failed, stuck)
+	clitest.ExactlyOnce(t, s)
+}

@@ -20,6 +20,7 @@ type metrics struct {
 	duration *prometheus.HistogramVec
 	fuel     *prometheus.HistogramVec
 	statuses *prometheus.CounterVec
+	refused  *prometheus.CounterVec
 }
 
 func newMetrics() *metrics {
@@ -32,7 +33,9 @@ func newMetrics() *metrics {
 	m.fuel = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "arena_fuel_per_answer", Help: "Average fuel per answer of a wasm seat in a match.",
 		Buckets: prometheus.ExponentialBuckets(1000, 4, 10)}, []string{"game"})
 	m.statuses = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arena_answers_total", Help: "Answers by status."}, []string{"game", "status"})
-	m.reg.MustRegister(m.matches, m.queued, m.depth, m.duration, m.fuel, m.statuses,
+	m.refused = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arena_results_refused_total",
+		Help: "Worker results not recorded, by reason: lease (not the match's current lease: forged, late or foreign), unknown (no such match), replay (not the match asked for, or not by the rules)."}, []string{"reason"})
+	m.reg.MustRegister(m.matches, m.queued, m.depth, m.duration, m.fuel, m.statuses, m.refused,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

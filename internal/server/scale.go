@@ -107,6 +107,11 @@ func (s *Server) connectNATS(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	key, err := jobs.LeaseKeyFor(s.opt.DataDir)
+	if err != nil {
+		return err
+	}
+	s.leases = jobs.NewLeases(key, s.q.AckWait, leaseBackend{s})
 	s.roster = jobs.NewRoster()
 	_, err = s.nc.Subscribe(jobs.AnnounceSubject, func(m *nats.Msg) {
 		if err := s.roster.Note(m.Data); err != nil {
@@ -216,7 +221,7 @@ func (s *Server) maybeCheck(ctx context.Context, m store.Match, r jobs.Result) {
 		s.log.Warn("determinism check not queued", "match", m.ID, "err", err)
 		return
 	}
-	j.Check, j.NotWorker = true, r.Worker
+	j.Check, j.NotWorker, j.Ticket = true, r.Worker, s.leases.Ticket(m.ID, true)
 	if err := s.q.Publish(ctx, j); err != nil {
 		s.log.Warn("determinism check not queued", "match", m.ID, "err", err)
 	}

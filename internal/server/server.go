@@ -86,6 +86,7 @@ type Server struct {
 	q       *jobs.Queue
 	pool    *worker.Pool
 	roster  *jobs.Roster
+	leases  *jobs.Leases           // who runs which match (lease.go)
 	live    *liveHub               // the turns of running matches (live.go)
 	started chan int64             // matches whose first turn arrived (markRunning)
 	checks  *prometheus.CounterVec // determinism checks (scale.go)
@@ -204,8 +205,9 @@ func (s *Server) seedHouse(ctx context.Context) error {
 }
 
 // Run serves until ctx is done, then stops within 10 s: it stops taking
-// requests and jobs, hands running matches back to the queue (they run again
-// at the next start), and closes everything.
+// requests and jobs, hands running matches back to the queue (they run
+// again, on a joined worker or after the next start; a hand-back does not
+// count toward a match's attempts), and closes everything.
 func (s *Server) Run(ctx context.Context) error {
 	ln, err := net.Listen("tcp", s.opt.Addr)
 	if err != nil {
@@ -223,6 +225,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	start := func(f func(context.Context)) {
 		wg.Add(1)
 		go func() { defer wg.Done(); f(work) }()
+	}
+	// The lease service outlives the workers here, which give their
+	// leases back as they stop.
+	leaseCtx, stopLeases := context.WithCancel(context.Background())
+	defer stopLeases()
+	if err := s.leases.Serve(leaseCtx, s.nc); err != nil {
+		stopWork()
+		return err
 	}
 	if s.pool != nil {
 		start(s.pool.Run)

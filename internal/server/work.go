@@ -30,37 +30,51 @@ func (s *Server) publish(ctx context.Context, m store.Match) error {
 	return err
 }
 
-// job is a stored match's job.
+// job is a stored match's job, signed (jobs.Leases.Ticket), its modules
+// in the object store.
 func (s *Server) job(ctx context.Context, m store.Match) (jobs.Job, error) {
-	j := jobs.Job{MatchID: m.ID, Game: m.Game, Params: m.Params, Seed: m.Seed}
+	j := jobs.Job{MatchID: m.ID, Game: m.Game, Params: m.Params, Seed: m.Seed, Ticket: s.leases.Ticket(m.ID, false)}
 	b, err := worker.BuildFor(m.Game)
 	if err != nil {
 		return j, err
 	}
 	j.Build = &b
+	if j.Seats, err = s.seats(ctx, m); err != nil {
+		return j, err
+	}
+	for _, seat := range j.Seats {
+		if seat.Wasm != "" {
+			if err := s.ensureWasm(ctx, seat.Wasm); err != nil {
+				return j, err
+			}
+		}
+	}
+	return j, nil
+}
+
+// seats names the bot of each of a stored match's seats.
+func (s *Server) seats(ctx context.Context, m store.Match) ([]jobs.Seat, error) {
+	var out []jobs.Seat
 	for _, seat := range m.Seats {
 		b, err := s.store.Bot(ctx, seat.BotID)
 		if err != nil {
-			return j, err
+			return nil, err
 		}
 		var v store.Version
 		if seat.VersionID != 0 {
 			if v, err = s.store.Version(ctx, seat.VersionID); err != nil {
-				return j, err
+				return nil, err
 			}
 		}
 		// A house bot plays its wasm version (internal/housebots) where it
 		// has one, except in smoke matches, which meet the native bot.
 		if b.Spec != "" && (v.SHA256 == "" || m.Kind == store.KindSmoke) {
-			j.Seats = append(j.Seats, jobs.Seat{Builtin: b.Spec})
+			out = append(out, jobs.Seat{Builtin: b.Spec})
 			continue
 		}
-		if err := s.ensureWasm(ctx, v.SHA256); err != nil {
-			return j, err
-		}
-		j.Seats = append(j.Seats, jobs.Seat{Wasm: v.SHA256})
+		out = append(out, jobs.Seat{Wasm: v.SHA256})
 	}
-	return j, nil
+	return out, nil
 }
 
 // schedule stores a match and publishes its job.
@@ -115,22 +129,38 @@ func (s *Server) record(ctx context.Context) {
 }
 
 func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
+	// Only the holder of the match's current lease reports it; anything
+	// else (a forged, late or foreign result) changes nothing.
+	if err := s.leases.Accept(r.Lease, r.MatchID, r.Check); err != nil {
+		s.refuse(r, "lease", err)
+		return nil
+	}
 	m, err := s.store.Match(ctx, r.MatchID)
 	if errors.Is(err, store.ErrNotFound) {
-		s.log.Warn("result for an unknown match dropped", "match", r.MatchID)
+		s.refuse(r, "unknown", err)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	if r.Check {
-		return s.compareCheck(ctx, m, r)
+		if err := s.compareCheck(ctx, m, r); err != nil {
+			return err
+		}
+		s.leases.End(r.Lease)
+		return nil
+	}
+	if m.State != store.Queued && m.State != store.Running {
+		// A lease granted before a restart, its match since ended.
+		s.refuse(r, "lease", fmt.Errorf("%w: match %d is %s", jobs.ErrLease, m.ID, m.State))
+		return nil
 	}
 	if r.Error != "" {
 		ok, err := s.store.FailMatch(ctx, r.MatchID, r.Error)
 		if err != nil {
 			return err
 		}
+		s.leases.End(r.Lease)
 		if ok {
 			s.metrics.matches.WithLabelValues(m.Game, store.Failed).Inc()
 			// Later rated matches of its bots may have waited for it.
@@ -139,15 +169,22 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 			}
 		}
 	} else {
-		res := store.Result{MatchID: r.MatchID, Turns: r.Turns, Replay: r.Replay}
-		for _, sr := range r.Seats {
-			res.Seats = append(res.Seats, store.SeatResult{Score: sr.Score, Place: sr.Place, Statuses: sr.Statuses, Fuel: sr.Fuel, Stderr: sr.Stderr})
+		res, err := s.verified(ctx, m, r)
+		if err != nil {
+			s.refuse(r, "replay", err)
+			s.badRun(ctx, m)
+			return nil
 		}
 		ok, err := s.store.RecordMatch(ctx, res, rate)
 		if err != nil {
 			return err
 		}
+		s.leases.End(r.Lease)
 		if ok {
+			for i := range min(len(r.Seats), len(res.Seats)) {
+				// The metrics count what the replay says, too.
+				r.Seats[i].Statuses, r.Seats[i].Fuel = res.Seats[i].Statuses, res.Seats[i].Fuel
+			}
 			s.metrics.observe(m.Game, r)
 			s.maybeCheck(ctx, m, r)
 		}
