@@ -58,7 +58,7 @@ func Open(ctx context.Context, spec string, m bot.Match) (bot.Bot, error) {
 	case "battlesnake":
 		b, err = battlesnakebot.Open(arg, m)
 	case "house":
-		b, err = openHouse(arg, m)
+		b, err = openHouse(ctx, arg, m)
 	default:
 		err = fmt.Errorf("unknown kind %q: want one of %s", kind, strings.Join(Kinds, ", "))
 	}
@@ -93,7 +93,7 @@ func Opener(specs []string) bot.Opener {
 // openHouse opens the house's ladder entry name of the match's game: the
 // very module arena serve seeds for @house, so anyone can train against the
 // ladder's house offline.
-func openHouse(name string, m bot.Match) (bot.Bot, error) {
+func openHouse(ctx context.Context, name string, m bot.Match) (bot.Bot, error) {
 	entry, err := housebots.Module(m.Game.Info().ID, name)
 	if err != nil {
 		return nil, err
@@ -102,5 +102,5 @@ func openHouse(name string, m bot.Match) (bot.Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wasmbot.Open(path, m)
+	return wasmbot.Open(ctx, path, m)
 }
