@@ -121,9 +121,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	}
 	s := &Server{opt: opt, log: opt.Log, kick: make(chan struct{}, 1), waiters: map[int64][]chan struct{}{}}
 	var err error
-	s.store, err = store.Open(ctx, opt.DB, opt.DataDir, store.Options{
-		Score: func(mu, sigma float64) float64 { return rating.Rating{Mu: mu, Sigma: sigma}.Ordinal() },
-	})
+	s.store, err = openStore(ctx, opt.DB, opt.DataDir)
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +164,14 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		s.handler = s.warnOfProxy(s.handler)
 	}
 	return s, nil
+}
+
+// openStore opens the server's store, which ranks bots by their ratings'
+// ordinal.
+func openStore(ctx context.Context, db, dir string) (*store.Store, error) {
+	return store.Open(ctx, db, dir, store.Options{
+		Score: func(mu, sigma float64) float64 { return rating.Rating{Mu: mu, Sigma: sigma}.Ordinal() },
+	})
 }
 
 // Handler is the server's whole HTTP handler.

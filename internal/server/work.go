@@ -7,8 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/jobs"
@@ -69,49 +67,12 @@ func (s *Server) schedule(ctx context.Context, nm store.NewMatch) (int64, error)
 	if err != nil {
 		return 0, err
 	}
-	m, err := s.store.Match(ctx, id)
-	if err != nil {
-		return 0, err
-	}
-	if err := s.publish(ctx, m); err != nil {
+	if err := s.publish(ctx, createdMatch(id, nm)); err != nil {
 		// The match stays queued in the store; republish tries again.
 		return id, err
 	}
 	s.metrics.queued.Inc()
 	return id, nil
-}
-
-// record takes results off the result stream and records them, until ctx
-// ends. A result is acknowledged only once it is committed, so a crash
-// between the two records it again at the next start, which is a no-op.
-func (s *Server) record(ctx context.Context) {
-	for ctx.Err() == nil {
-		msg, err := s.q.Results.Next(jetstream.FetchMaxWait(time.Second))
-		if err != nil {
-			continue
-		}
-		r, err := jobs.DecodeResult(msg.Data())
-		if err != nil {
-			s.log.Error("undecodable result dropped", "err", err)
-			msg.Term()
-			continue
-		}
-		if err := s.recordOne(ctx, r); err != nil {
-			s.log.Error("record", "match", r.MatchID, "err", err)
-			// A result that cannot be recorded after a few tries ends its
-			// match as failed rather than loop.
-			if md, merr := msg.Metadata(); merr == nil && md.NumDelivered >= 5 && ctx.Err() == nil {
-				if _, ferr := s.store.FailMatch(ctx, r.MatchID, "its result could not be recorded: "+err.Error()); ferr == nil {
-					msg.Term()
-					continue
-				}
-			}
-			msg.NakWithDelay(time.Second)
-			continue
-		}
-		msg.Ack()
-		s.wake()
-	}
 }
 
 func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
@@ -139,11 +100,7 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 			}
 		}
 	} else {
-		res := store.Result{MatchID: r.MatchID, Turns: r.Turns, Replay: r.Replay}
-		for _, sr := range r.Seats {
-			res.Seats = append(res.Seats, store.SeatResult{Score: sr.Score, Place: sr.Place, Statuses: sr.Statuses, Fuel: sr.Fuel, Stderr: sr.Stderr})
-		}
-		ok, err := s.store.RecordMatch(ctx, res, rate)
+		ok, err := s.store.RecordMatch(ctx, storeResult(r), rate)
 		if err != nil {
 			return err
 		}
