@@ -41,8 +41,9 @@ type Options struct {
 	Workers int
 	// MatchNice, when above 0, runs the in-process workers' matches that
 	// many nice levels below the server (worker.Options.Nice), so that
-	// requests get a core ahead of them. `arena serve` sets 10; tests
-	// leave it 0 unless they measure it.
+	// requests get a core ahead of them. `arena serve` leaves it 0: a
+	// lowered match keeps a tenth of a core beside a busy process at 10
+	// (docs/performance.md, "--match-nice").
 	MatchNice int
 	// AckWait is the job heartbeat window (jobs.Config); 0 for the default.
 	AckWait time.Duration

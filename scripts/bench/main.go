@@ -54,6 +54,17 @@ type bench struct {
 	boards  int
 	// arenaBin, when set, is used instead of a build of ./cmd/arena.
 	arenaBin string
+	// matchNice, when 0 or more, is passed to arena serve as --match-nice.
+	matchNice int
+}
+
+// defaults are the flags of the sections that run arena serve on its
+// defaults: only -match-nice, when given.
+func (b *bench) defaults(flags ...string) []string {
+	if b.matchNice >= 0 {
+		flags = append(flags, "--match-nice", strconv.Itoa(b.matchNice))
+	}
+	return flags
 }
 
 func main() {
@@ -62,6 +73,7 @@ func main() {
 	seedDir := flag.String("seed-dir", "", "keep the 100,000-match data directory here and reuse it on later runs (default: seeded afresh in a temporary directory)")
 	verbose := flag.Bool("v", false, "print the commands' output")
 	arenaBin := flag.String("arena", "", "use this arena binary instead of building ./cmd/arena (to compare builds)")
+	matchNice := flag.Int("match-nice", -1, "pass --match-nice N to arena serve in the throughput and latency sections (default: serve's own default)")
 	boards := flag.Int("boards", 0, "boards of the cost and throughput sections' round robins (default 20, 3 with -quick; 12 matches a board)")
 	flag.Parse()
 	repo, err := os.Getwd()
@@ -69,7 +81,7 @@ func main() {
 	tmp, err := os.MkdirTemp("", "arena-bench-")
 	must(err)
 	defer os.RemoveAll(tmp)
-	b := &bench{quick: *quick, repo: repo, tmp: tmp, verbose: *verbose, seedDir: *seedDir, boards: *boards, arenaBin: *arenaBin}
+	b := &bench{quick: *quick, repo: repo, tmp: tmp, verbose: *verbose, seedDir: *seedDir, boards: *boards, arenaBin: *arenaBin, matchNice: *matchNice}
 	want := func(s string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), s) }
 	start := time.Now()
 	fmt.Printf("arena bench: %d cores, load average %s, quick=%v\n", runtime.NumCPU(), loadavg(), b.quick)
@@ -205,7 +217,7 @@ func langName(l string) string {
 // the median of several runs.
 func (b *bench) meter() {
 	fmt.Println("\n== metering overhead (sandbox)")
-	out := b.goBench("./sandbox/", "^BenchmarkSearch$", b.pick("10x", "2x"), b.iters(8, 2))
+	out := b.goBench("./sandbox/", "^BenchmarkSearch$", b.pick("6x", "2x"), b.iters(8, 2))
 	v := benchValues(out, "Search", "cpu-ratio")
 	for _, l := range []struct {
 		lang   string
@@ -539,7 +551,7 @@ func (b *bench) throughput() {
 	boards := b.roundRobin()
 	b.tournament(1)
 	data := filepath.Join(b.tmp, "throughput-data")
-	s := b.serve(data, "--games", "none", "--challenges-per-minute", "1000000")
+	s := b.serve(data, b.defaults("--games", "none", "--challenges-per-minute", "1000000")...)
 	defer s.stop()
 	s.upload()
 	s.challenges(len(s.bots) * (len(s.bots) - 1))
@@ -585,7 +597,7 @@ func (b *bench) latency() {
 		must(cmd.Run())
 		fmt.Printf("  arena seed --matches %d: %v\n", stored, time.Since(t0).Round(time.Second))
 	}
-	s := b.serve(data)
+	s := b.serve(data, b.defaults()...)
 	defer s.stop()
 	time.Sleep(5 * time.Second) // rated matches under way
 	var bots struct {
