@@ -52,8 +52,11 @@ func (s *Server) record(ctx context.Context) {
 		}
 	}()
 	defer func() {
-		it.Stop()
-		for range msgs { // the pulled but unrecorded ones are redelivered
+		it.Drain()
+		// Pulled but not recorded: delivered again now, not after the
+		// acknowledgement window, to this server's next start.
+		for msg := range msgs {
+			msg.Nak()
 		}
 	}()
 	for {
