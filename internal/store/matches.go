@@ -727,8 +727,8 @@ func compress(data []byte) []byte {
 }
 
 // gzipWriters keeps compressors between replays: a new one allocates and
-// clears about a megabyte of tables, more than a cheap match's replay
-// costs to compress.
+// clears several hundred kilobytes of tables, more than a cheap match's
+// replay costs to compress.
 var gzipWriters sync.Pool
 
 func decompress(data []byte) ([]byte, error) {
