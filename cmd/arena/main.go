@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -29,6 +30,7 @@ type cli struct {
 	Backup     backupCmd        `cmd:"" help:"Copy a server's SQLite database, while it runs, to a backup file (docs/api.md)."`
 	View       viewCmd          `cmd:"" help:"Open a replay file in the browser viewer, and play the house bots, on this machine."`
 	Worker     workerCmd        `cmd:"" help:"Run matches for a server on another machine, over NATS (docs/deploy.md)."`
+	Seed       seedCmd          `cmd:"" help:"Fill a data directory with finished matches, for measuring (docs/performance.md)."`
 }
 
 type replayCmd struct {
@@ -82,6 +84,7 @@ var usageLines = map[string]string{
 	"serve":         "arena serve [--addr HOST:PORT] [--data DIR] [--db URL]",
 	"worker":        "arena worker [--creds FILE] [--nats URL]",
 	"backup":        "arena backup --out FILE [--data DIR | --db URL]",
+	"seed":          "arena seed --matches N [--data DIR | --db URL] [--game ID]",
 	"replay verify": "arena replay verify FILE",
 	"replay rerun":  "arena replay rerun [--allow-native] FILE",
 	"games":         "arena games [--json]",
@@ -117,7 +120,30 @@ func version() string {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stderr))
+	stop := cpuProfile(os.Getenv("ARENA_CPUPROFILE"))
+	code := run(os.Args[1:], os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// cpuProfile writes a CPU profile of the whole command to file (pprof's
+// format) when file is set, for docs/performance.md's measurements of
+// `arena serve` and `arena worker`; the returned function ends it.
+func cpuProfile(file string) func() {
+	if file == "" {
+		return func() {}
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "arena: ARENA_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintf(os.Stderr, "arena: ARENA_CPUPROFILE: %v\n", err)
+		f.Close()
+		return func() {}
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
 // run parses and runs one command line and returns the exit status.

@@ -20,7 +20,7 @@ type serveCmd struct {
 	DB        string        `name:"db" env:"ARENA_DB" help:"Database URL: postgres://... for Postgres; empty for SQLite under --data. From the environment or --db-file, a password stays out of ps and the shell's history."`
 	DBFile    string        `name:"db-file" env:"ARENA_DB_FILE" type:"path" help:"Read the database URL from this file (its first line) instead of --db."`
 	Workers   int           `default:"0" help:"Matches run at once in this process (0: one per core). GOMAXPROCS becomes this plus the number of cores, unless set in the environment, so that requests never wait for a match."`
-	MatchNice int           `name:"match-nice" default:"10" help:"Run matches this many nice levels below the server's requests (0 to 19; 0: the same priority), so that requests get a core first (docs/deploy.md)."`
+	MatchNice int           `name:"match-nice" default:"0" help:"Run matches this many nice levels below the server's requests (0 to 19), so that requests get a core first; 0 (the default): the same priority, which keeps matches at their share when other processes want the CPU (docs/deploy.md)."`
 	AckWait   time.Duration `default:"30s" hidden:"" help:"How long a job may go without a worker's heartbeat before it is handed out again."`
 	Rest      time.Duration `default:"10s" help:"Least time between two rated matches of a bot (new versions get a burst regardless); 0 runs matches back to back."`
 

@@ -132,8 +132,8 @@ func BenchmarkThroughput(b *testing.B) {
 				}
 			}
 			time.Sleep(2 * time.Second) // past the start and the uploads
-			// Matches at the server's own priority, then lowered as
-			// `arena serve` does by default (--match-nice 10).
+			// Matches at the server's own priority (`arena serve`'s
+			// default), then lowered by --match-nice 10.
 			b.ReportMetric(raw, "tournament-matches/min")
 			for _, lower := range []int{0, 10} {
 				r.Srv.SetMatchNice(lower)

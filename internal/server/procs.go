@@ -15,9 +15,9 @@ import (
 // it calls the host, on a thread locked to the instance,
 // sandbox/instance.go), so with one P per worker a request waited for a
 // turn to end or, for Go house bots, for the 10 ms preemption tick. The
-// kernel then shares the cores between the threads, and the matches'
-// threads are lowered below the rest (Options.MatchNice) so that it picks
-// the server's.
+// kernel then shares the cores between the threads; the matches' threads
+// may be lowered below the rest (Options.MatchNice) so that it picks the
+// server's.
 //
 // One spare P was not enough (BenchmarkListLatency, docs/performance.md):
 // on the idle 2-core machine with 2 workers, 3 Ps gave a p99 of 12-16 ms

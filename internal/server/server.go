@@ -41,8 +41,9 @@ type Options struct {
 	Workers int
 	// MatchNice, when above 0, runs the in-process workers' matches that
 	// many nice levels below the server (worker.Options.Nice), so that
-	// requests get a core ahead of them. `arena serve` sets 10; tests
-	// leave it 0 unless they measure it.
+	// requests get a core ahead of them. `arena serve` leaves it 0: a
+	// lowered match keeps a tenth of a core beside a busy process at 10
+	// (docs/performance.md, "--match-nice").
 	MatchNice int
 	// AckWait is the job heartbeat window (jobs.Config); 0 for the default.
 	AckWait time.Duration
@@ -122,9 +123,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	}
 	s := &Server{opt: opt, log: opt.Log, kick: make(chan struct{}, 1), waiters: map[int64][]chan struct{}{}}
 	var err error
-	s.store, err = store.Open(ctx, opt.DB, opt.DataDir, store.Options{
-		Score: func(mu, sigma float64) float64 { return rating.Rating{Mu: mu, Sigma: sigma}.Ordinal() },
-	})
+	s.store, err = openStore(ctx, opt.DB, opt.DataDir)
 	if err != nil {
 		return nil, err
 	}
@@ -167,6 +166,14 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		s.handler = s.warnOfProxy(s.handler)
 	}
 	return s, nil
+}
+
+// openStore opens the server's store, which ranks bots by their ratings'
+// ordinal.
+func openStore(ctx context.Context, db, dir string) (*store.Store, error) {
+	return store.Open(ctx, db, dir, store.Options{
+		Score: func(mu, sigma float64) float64 { return rating.Rating{Mu: mu, Sigma: sigma}.Ordinal() },
+	})
 }
 
 // Handler is the server's whole HTTP handler.

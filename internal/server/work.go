@@ -7,8 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/jobs"
@@ -83,11 +81,7 @@ func (s *Server) schedule(ctx context.Context, nm store.NewMatch) (int64, error)
 	if err != nil {
 		return 0, err
 	}
-	m, err := s.store.Match(ctx, id)
-	if err != nil {
-		return 0, err
-	}
-	if err := s.publish(ctx, m); err != nil {
+	if err := s.publish(ctx, createdMatch(id, nm)); err != nil {
 		// The match stays queued in the store; republish tries again.
 		return id, err
 	}
@@ -95,52 +89,21 @@ func (s *Server) schedule(ctx context.Context, nm store.NewMatch) (int64, error)
 	return id, nil
 }
 
-// record takes results off the result stream and records them, until ctx
-// ends. A result is acknowledged only once it is committed, so a crash
-// between the two records it again at the next start, which is a no-op.
-func (s *Server) record(ctx context.Context) {
-	for ctx.Err() == nil {
-		msg, err := s.q.Results.Next(jetstream.FetchMaxWait(time.Second))
-		if err != nil {
-			continue
-		}
-		r, err := jobs.DecodeResult(msg.Data())
-		if err != nil {
-			s.log.Error("undecodable result dropped", "err", err)
-			msg.Term()
-			continue
-		}
-		if err := s.recordOne(ctx, r); err != nil {
-			s.log.Error("record", "match", r.MatchID, "err", err)
-			// A result that cannot be recorded after a few tries ends its
-			// match as failed rather than loop.
-			if md, merr := msg.Metadata(); merr == nil && md.NumDelivered >= 5 && ctx.Err() == nil {
-				if _, ferr := s.store.FailMatch(ctx, r.MatchID, "its result could not be recorded: "+err.Error()); ferr == nil {
-					msg.Term()
-					continue
-				}
-			}
-			msg.NakWithDelay(time.Second)
-			continue
-		}
-		msg.Ack()
-		s.wake()
-	}
-}
-
 func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
-	// Only the holder of the match's current lease reports it; anything
-	// else (a forged, late or foreign result) changes nothing.
-	if err := s.leases.Accept(r.Lease, r.MatchID, r.Check); err != nil {
-		s.refuse(r, "lease", err)
+	if !r.Check && r.Error == "" {
+		m, res, ok, err := s.admit(ctx, r)
+		if err != nil || !ok {
+			return err
+		}
+		recorded, err := s.store.RecordMatch(ctx, res, rate)
+		if err != nil {
+			return err
+		}
+		s.recorded(ctx, m, r, res, recorded)
 		return nil
 	}
-	m, err := s.store.Match(ctx, r.MatchID)
-	if errors.Is(err, store.ErrNotFound) {
-		s.refuse(r, "unknown", err)
-		return nil
-	}
-	if err != nil {
+	m, ok, err := s.leased(ctx, r)
+	if err != nil || !ok {
 		return err
 	}
 	if r.Check {
@@ -155,38 +118,16 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 		s.refuse(r, "lease", fmt.Errorf("%w: match %d is %s", jobs.ErrLease, m.ID, m.State))
 		return nil
 	}
-	if r.Error != "" {
-		ok, err := s.store.FailMatch(ctx, r.MatchID, r.Error)
-		if err != nil {
+	ok, err = s.store.FailMatch(ctx, r.MatchID, r.Error)
+	if err != nil {
+		return err
+	}
+	s.leases.End(r.Lease)
+	if ok {
+		s.metrics.matches.WithLabelValues(m.Game, store.Failed).Inc()
+		// Later rated matches of its bots may have waited for it.
+		if err := s.store.ApplyPending(ctx, rate); err != nil {
 			return err
-		}
-		s.leases.End(r.Lease)
-		if ok {
-			s.metrics.matches.WithLabelValues(m.Game, store.Failed).Inc()
-			// Later rated matches of its bots may have waited for it.
-			if err := s.store.ApplyPending(ctx, rate); err != nil {
-				return err
-			}
-		}
-	} else {
-		res, err := s.verified(ctx, m, r)
-		if err != nil {
-			s.refuse(r, "replay", err)
-			s.badRun(ctx, m)
-			return nil
-		}
-		ok, err := s.store.RecordMatch(ctx, res, rate)
-		if err != nil {
-			return err
-		}
-		s.leases.End(r.Lease)
-		if ok {
-			for i := range min(len(r.Seats), len(res.Seats)) {
-				// The metrics count what the replay says, too.
-				r.Seats[i].Statuses, r.Seats[i].Fuel = res.Seats[i].Statuses, res.Seats[i].Fuel
-			}
-			s.metrics.observe(m.Game, r)
-			s.maybeCheck(ctx, m, r)
 		}
 	}
 	s.live.end(r.MatchID)
@@ -194,6 +135,67 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 		s.finishSmoke(ctx, r.MatchID)
 	}
 	return nil
+}
+
+// leased looks up the match of a result that holds its current lease; ok
+// is false when the result is refused (logged and counted: a forged, late
+// or foreign result changes nothing).
+func (s *Server) leased(ctx context.Context, r jobs.Result) (store.Match, bool, error) {
+	if err := s.leases.Accept(r.Lease, r.MatchID, r.Check); err != nil {
+		s.refuse(r, "lease", err)
+		return store.Match{}, false, nil
+	}
+	m, err := s.store.Match(ctx, r.MatchID)
+	if errors.Is(err, store.ErrNotFound) {
+		s.refuse(r, "unknown", err)
+		return store.Match{}, false, nil
+	}
+	if err != nil {
+		return store.Match{}, false, err
+	}
+	return m, true, nil
+}
+
+// admit checks a finished match's result before it is recorded: the
+// current lease, a match still to be played, and a replay that is the
+// match the server asked for, from which the result is taken (verified).
+// ok is false when the result is refused: there is nothing to record.
+func (s *Server) admit(ctx context.Context, r jobs.Result) (store.Match, store.Result, bool, error) {
+	m, ok, err := s.leased(ctx, r)
+	if err != nil || !ok {
+		return m, store.Result{}, false, err
+	}
+	if m.State != store.Queued && m.State != store.Running {
+		// A lease granted before a restart, its match since ended.
+		s.refuse(r, "lease", fmt.Errorf("%w: match %d is %s", jobs.ErrLease, m.ID, m.State))
+		return m, store.Result{}, false, nil
+	}
+	res, err := s.verified(ctx, m, r)
+	if err != nil {
+		s.refuse(r, "replay", err)
+		s.badRun(ctx, m)
+		return m, store.Result{}, false, nil
+	}
+	return m, res, true, nil
+}
+
+// recorded finishes a result once its match is recorded (ok: by this
+// delivery): the lease ends, the metrics count what the replay says, a
+// determinism check may be asked for, live viewers are told, a smoke
+// match's version is judged.
+func (s *Server) recorded(ctx context.Context, m store.Match, r jobs.Result, res store.Result, ok bool) {
+	s.leases.End(r.Lease)
+	if ok {
+		for i := range min(len(r.Seats), len(res.Seats)) {
+			r.Seats[i].Statuses, r.Seats[i].Fuel = res.Seats[i].Statuses, res.Seats[i].Fuel
+		}
+		s.metrics.observe(m.Game, r)
+		s.maybeCheck(ctx, m, r)
+	}
+	s.live.end(r.MatchID)
+	if m.Kind == store.KindSmoke {
+		s.finishSmoke(ctx, r.MatchID)
+	}
 }
 
 // rate applies Weng-Lin to a match.

@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -105,35 +107,60 @@ type RateFunc func(before []Rating, places []int) []Rating
 // CreateMatch schedules a match in state Queued and returns its id, which
 // identifies it everywhere from then on (jobs, results, replays).
 func (s *Store) CreateMatch(ctx context.Context, m NewMatch) (int64, error) {
-	params, err := json.Marshal(m.Params)
+	ids, err := s.CreateMatches(ctx, []NewMatch{m})
 	if err != nil {
 		return 0, err
 	}
-	var id int64
-	games := []string{m.Game}
-	err = s.txGames(ctx, &games, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, s.q(`INSERT INTO matches (game, params, seed, kind, state, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`),
-			m.Game, string(params), int64(m.Seed), m.Kind, Queued, now()).Scan(&id); err != nil {
-			return err
-		}
-		for i, seat := range m.Seats {
-			var v any
-			if seat.VersionID != 0 {
-				v = seat.VersionID
-			}
-			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO match_seats (match_id, seat, bot_id, version_id) VALUES (?, ?, ?, ?)`), id, i, seat.BotID, v); err != nil {
+	return ids[0], nil
+}
+
+// CreateMatches is CreateMatch for several matches in one transaction
+// (arena seed fills a data directory with it).
+func (s *Store) CreateMatches(ctx context.Context, ms []NewMatch) ([]int64, error) {
+	var games []string
+	ids := make([]int64, len(ms))
+	err := s.txGames(ctx, &games, func(tx *sql.Tx) error {
+		for i, m := range ms {
+			id, err := s.createIn(ctx, tx, m)
+			if err != nil {
 				return err
 			}
-			if m.Kind == KindRated && seat.VersionID != 0 {
-				if _, err := tx.ExecContext(ctx, s.q(`UPDATE versions SET rated = rated + 1 WHERE id = ?`), seat.VersionID); err != nil {
-					return err
-				}
+			ids[i] = id
+			if !slices.Contains(games, m.Game) {
+				games = append(games, m.Game)
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("store: create match: %w", err)
+		return nil, fmt.Errorf("store: create match: %w", err)
+	}
+	return ids, nil
+}
+
+func (s *Store) createIn(ctx context.Context, tx *sql.Tx, m NewMatch) (int64, error) {
+	params, err := json.Marshal(m.Params)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	if err := tx.QueryRowContext(ctx, s.q(`INSERT INTO matches (game, params, seed, kind, state, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`),
+		m.Game, string(params), int64(m.Seed), m.Kind, Queued, now()).Scan(&id); err != nil {
+		return 0, err
+	}
+	for i, seat := range m.Seats {
+		var v any
+		if seat.VersionID != 0 {
+			v = seat.VersionID
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO match_seats (match_id, seat, bot_id, version_id) VALUES (?, ?, ?, ?)`), id, i, seat.BotID, v); err != nil {
+			return 0, err
+		}
+		if m.Kind == KindRated && seat.VersionID != 0 {
+			if _, err := tx.ExecContext(ctx, s.q(`UPDATE versions SET rated = rated + 1 WHERE id = ?`), seat.VersionID); err != nil {
+				return 0, err
+			}
+		}
 	}
 	return id, nil
 }
@@ -160,53 +187,41 @@ func (s *Store) MarkRunning(ctx context.Context, id int64) error {
 // delivered twice counts once. A rated match in which a bot's active version
 // changed meanwhile is kept as Discarded, unrated.
 func (s *Store) RecordMatch(ctx context.Context, res Result, rate RateFunc) (recorded bool, err error) {
-	var games []string // the match's, and those whose ratings were applied
-	err = s.txGames(ctx, &games, func(tx *sql.Tx) error {
-		var kind, game string
-		err := tx.QueryRowContext(ctx, s.q(`SELECT kind, game FROM matches WHERE id = ? AND state IN (?, ?)`+s.forUpdate()), res.MatchID, Queued, Running).Scan(&kind, &game)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		games = append(games, game)
-		seats, err := s.seatRefs(ctx, tx, res.MatchID)
-		if err != nil {
-			return err
-		}
-		if len(seats) != len(res.Seats) {
-			return fmt.Errorf("match %d has %d seats, result has %d", res.MatchID, len(seats), len(res.Seats))
-		}
-		state, reason := Finished, ""
-		if kind == KindRated {
-			for i, ref := range seats {
-				var active int64
-				if err := tx.QueryRowContext(ctx, s.q(`SELECT COALESCE(active_version, 0) FROM bots WHERE id = ?`), ref.BotID).Scan(&active); err != nil {
-					return err
-				}
-				if active != ref.VersionID {
-					state, reason = Discarded, fmt.Sprintf("seat %d's bot has a new version since the match began", i)
-				}
-			}
-		}
-		t := now()
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE matches SET state = ?, reason = ?, turns = ?, replay = ?, finished_at = ? WHERE id = ?`),
-			state, reason, res.Turns, compress(res.Replay), t, res.MatchID); err != nil {
-			return err
-		}
-		for i, r := range res.Seats {
-			st, err := json.Marshal(r.Statuses)
+	done, err := s.RecordMatches(ctx, []Result{res}, rate)
+	if err != nil {
+		return false, err
+	}
+	return done[0].Recorded, nil
+}
+
+// Recorded is what RecordMatches did with one result.
+type Recorded struct {
+	Recorded   bool   // false: the match had ended already (or is unknown), nothing changed
+	Game, Kind string // the match's, when recorded
+}
+
+// RecordMatches is RecordMatch for several results in one transaction,
+// the ratings applied once after all of them: what a busy recorder pays
+// per match falls to a share of one commit (docs/performance.md). If any
+// result cannot be recorded nothing is: the caller records them one at a
+// time to find which.
+func (s *Store) RecordMatches(ctx context.Context, results []Result, rate RateFunc) ([]Recorded, error) {
+	var games []string // the matches', and those whose ratings were applied
+	out := make([]Recorded, len(results))
+	err := s.txGames(ctx, &games, func(tx *sql.Tx) error {
+		ratedFinished := false
+		for i, res := range results {
+			rec, rated, err := s.recordIn(ctx, tx, res)
 			if err != nil {
-				return err
+				return fmt.Errorf("match %d: %w", res.MatchID, err)
 			}
-			if _, err := tx.ExecContext(ctx, s.q(`UPDATE match_seats SET score = ?, place = ?, statuses = ?, fuel = ?, stderr = ? WHERE match_id = ? AND seat = ?`),
-				r.Score, r.Place, string(st), r.Fuel, r.Stderr, res.MatchID, i); err != nil {
-				return err
+			if rec.Recorded && !slices.Contains(games, rec.Game) {
+				games = append(games, rec.Game)
 			}
+			out[i] = rec
+			ratedFinished = ratedFinished || rated
 		}
-		recorded = true
-		if kind != KindRated || state != Finished {
+		if !ratedFinished {
 			return nil
 		}
 		applied, err := s.applyPending(ctx, tx, rate)
@@ -214,9 +229,57 @@ func (s *Store) RecordMatch(ctx context.Context, res Result, rate RateFunc) (rec
 		return err
 	})
 	if err != nil {
-		return false, fmt.Errorf("store: record match %d: %w", res.MatchID, err)
+		return nil, fmt.Errorf("store: record matches: %w", err)
 	}
-	return recorded, nil
+	return out, nil
+}
+
+// recordIn writes one result in tx. It also reports whether the match is
+// a rated one now finished, whose ratings are to be applied.
+func (s *Store) recordIn(ctx context.Context, tx *sql.Tx, res Result) (rec Recorded, ratedFinished bool, err error) {
+	var kind, game string
+	err = tx.QueryRowContext(ctx, s.q(`SELECT kind, game FROM matches WHERE id = ? AND state IN (?, ?)`+s.forUpdate()), res.MatchID, Queued, Running).Scan(&kind, &game)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Recorded{}, false, nil
+	}
+	if err != nil {
+		return Recorded{}, false, err
+	}
+	seats, err := s.seatRefs(ctx, tx, res.MatchID)
+	if err != nil {
+		return Recorded{}, false, err
+	}
+	if len(seats) != len(res.Seats) {
+		return Recorded{}, false, fmt.Errorf("match %d has %d seats, result has %d", res.MatchID, len(seats), len(res.Seats))
+	}
+	state, reason := Finished, ""
+	if kind == KindRated {
+		for i, ref := range seats {
+			var active int64
+			if err := tx.QueryRowContext(ctx, s.q(`SELECT COALESCE(active_version, 0) FROM bots WHERE id = ?`), ref.BotID).Scan(&active); err != nil {
+				return Recorded{}, false, err
+			}
+			if active != ref.VersionID {
+				state, reason = Discarded, fmt.Sprintf("seat %d's bot has a new version since the match began", i)
+			}
+		}
+	}
+	t := now()
+	if _, err := tx.ExecContext(ctx, s.q(`UPDATE matches SET state = ?, reason = ?, turns = ?, replay = ?, finished_at = ? WHERE id = ?`),
+		state, reason, res.Turns, compress(res.Replay), t, res.MatchID); err != nil {
+		return Recorded{}, false, err
+	}
+	for i, r := range res.Seats {
+		st, err := json.Marshal(r.Statuses)
+		if err != nil {
+			return Recorded{}, false, err
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE match_seats SET score = ?, place = ?, statuses = ?, fuel = ?, stderr = ? WHERE match_id = ? AND seat = ?`),
+			r.Score, r.Place, string(st), r.Fuel, r.Stderr, res.MatchID, i); err != nil {
+			return Recorded{}, false, err
+		}
+	}
+	return Recorded{Recorded: true, Game: game, Kind: kind}, kind == KindRated && state == Finished, nil
 }
 
 // ApplyPending applies the rating changes of finished rated matches that
@@ -651,11 +714,22 @@ func compress(data []byte) []byte {
 		return nil
 	}
 	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	zw, _ := gzipWriters.Get().(*gzip.Writer)
+	if zw == nil {
+		zw, _ = gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	} else {
+		zw.Reset(&buf)
+	}
 	zw.Write(data)
 	zw.Close()
+	gzipWriters.Put(zw)
 	return buf.Bytes()
 }
+
+// gzipWriters keeps compressors between replays: a new one allocates and
+// clears several hundred kilobytes of tables, more than a cheap match's
+// replay costs to compress.
+var gzipWriters sync.Pool
 
 func decompress(data []byte) ([]byte, error) {
 	if !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {

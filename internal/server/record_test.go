@@ -1,0 +1,143 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/arenabots/arena/bot/spec"
+	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/api"
+	"github.com/arenabots/arena/internal/jobs"
+	"github.com/arenabots/arena/internal/store"
+	"github.com/arenabots/arena/match"
+	"github.com/arenabots/arena/replay"
+	"github.com/arenabots/arena/worker"
+)
+
+// TestResultsArrivingTogetherAreRecordedInOneTransaction: results taken
+// off the stream together are recorded in one write to the store (one
+// commit, one move of the lists' generation), each acknowledged; a result
+// for a match already recorded, in the same batch, changes nothing.
+func TestResultsArrivingTogetherAreRecordedInOneTransaction(t *testing.T) {
+	ctx := context.Background()
+	s, err := New(ctx, Options{DataDir: t.TempDir(), Addr: "127.0.0.1:0", NoMatchmaker: true,
+		NATS: NATSOptions{NoWorkers: true}, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	house, err := s.store.AccountByHandle(ctx, api.HouseHandle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := s.store.BotByName(ctx, house.ID, "dots-and-boxes", "random")
+	b, _ := s.store.BotByName(ctx, house.ID, "dots-and-boxes", "greedy")
+	nm := store.NewMatch{Game: "dots-and-boxes", Seed: 1, Kind: store.KindChallenge,
+		Seats: []store.SeatRef{{BotID: a.ID, VersionID: a.ActiveVersion}, {BotID: b.ID, VersionID: b.ActiveVersion}}}
+	ids, err := s.store.CreateMatches(ctx, []store.NewMatch{nm, nm, nm, nm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first is recorded already: its result comes a second time.
+	if _, err := s.store.RecordMatch(ctx, store.Result{MatchID: ids[0], Turns: 1, Replay: []byte(`{}`),
+		Seats: []store.SeatResult{{Place: 1}, {Place: 2}}}, rate); err != nil {
+		t.Fatal(err)
+	}
+	// Each result is what a worker holding the match's lease reports: the
+	// match played (all four are one match: same seed, same modules).
+	rep := playSeats(t, s, nm)
+	data, err := rep.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := games.Lookup(nm.Game)
+	for _, id := range ids {
+		r := *worker.Summarize(id, g, rep, data, nil, time.Second)
+		lease := s.leases.Handle(ctx, jobs.LeaseRequest{Op: jobs.LeaseTake, MatchID: id, Ticket: s.leases.Ticket(id, false), Delivered: 1, Worker: "w"})
+		if lease.Lease == nil && id != ids[0] {
+			t.Fatalf("no lease for match %d: %+v", id, lease)
+		}
+		r.Lease = lease.Lease
+		if _, err := s.q.PublishResult(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	batch, err := s.q.Results.Fetch(len(ids), jetstream.FetchMaxWait(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []jetstream.Msg
+	for m := range batch.Messages() {
+		msgs = append(msgs, m)
+	}
+	if len(msgs) != len(ids) {
+		t.Fatalf("fetched %d results", len(msgs))
+	}
+	g0 := s.store.Generation()
+	s.recordMsgs(ctx, msgs)
+	// One transaction for the three new ones; the second delivery of the
+	// first is refused before the store (its match has ended) and writes
+	// nothing.
+	if g := s.store.Generation() - g0; g != 1 {
+		t.Errorf("the store was written %d times for a batch of %d results; want 1", g, len(ids))
+	}
+	for i, id := range ids {
+		m, err := s.store.Match(ctx, id)
+		if err != nil || m.State != store.Finished {
+			t.Fatalf("match %d: %+v %v", id, m, err)
+		}
+		if i > 0 && m.Turns != int64(rep.Result.Turns) {
+			t.Errorf("match %d: %d turns, want the replay's %d", id, m.Turns, rep.Result.Turns)
+		}
+	}
+	if m, _ := s.store.Match(ctx, ids[0]); m.Turns != 1 {
+		t.Errorf("the second delivery changed the recorded match: %d turns", m.Turns)
+	}
+	// Every message was acknowledged: nothing is delivered again.
+	if more, err := s.q.Results.Fetch(1, jetstream.FetchMaxWait(2*time.Second)); err == nil {
+		for m := range more.Messages() {
+			t.Errorf("result delivered again: %s", m.Data())
+		}
+	}
+}
+
+// playSeats plays a match of nm's bots (their versions' modules, as a
+// worker would fetch them) and returns its replay, naming each seat by its
+// module's hash as a worker's replay does.
+func playSeats(t *testing.T, s *Server, nm store.NewMatch) *replay.Replay {
+	t.Helper()
+	ctx := context.Background()
+	specs := make([]string, len(nm.Seats))
+	shas := make([]string, len(nm.Seats))
+	for i, seat := range nm.Seats {
+		v, err := s.store.Version(ctx, seat.VersionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wasm, err := s.store.Wasm(ctx, v.SHA256)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), v.SHA256+".wasm")
+		if err := os.WriteFile(path, wasm, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		specs[i], shas[i] = "wasm:"+path, v.SHA256
+	}
+	g, _ := games.Lookup(nm.Game)
+	rep, err := match.Runner{}.Play(ctx, g, game.Config{Seed: nm.Seed, Players: len(specs), Params: game.Params(nm.Params)}, spec.Opener(specs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rep.Bots {
+		rep.Bots[i].Spec = "wasm:" + shas[i]
+	}
+	return rep
+}
