@@ -14,9 +14,11 @@ import (
 	"time"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/arenabots/arena/protocol"
+	"github.com/arenabots/arena/sandbox/meter"
 	"github.com/arenabots/arena/sandbox/wasmtest"
 )
 
@@ -65,7 +67,7 @@ func BenchmarkSearch(b *testing.B) {
 			path := benchBot(b, lang, "search")
 			in := startBench(b, path)
 			defer in.Stop()
-			p := startPlain(b, path)
+			p := startPlain(b, path, false)
 			defer p.stop()
 			fuel := askOK(b, in, "{}")
 			p.ask(b, "{}")
@@ -88,6 +90,40 @@ func BenchmarkSearch(b *testing.B) {
 			b.ReportMetric(float64(metered)/float64(unmetered), "wall-ratio")
 			b.ReportMetric(float64(fuel), "fuel/op")
 			b.ReportMetric(float64(in.MemoryPages())/16, "memory-MiB")
+		})
+	}
+}
+
+// BenchmarkSearchSide runs one side of BenchmarkSearch's solve alone in a
+// bare wazero runtime: the original module ("plain"), or the metered one
+// ("metered") with a host that answers every refill with fuel it never
+// runs out of, at the turn's prices of its memory, functions and code (as
+// Instance sets them). Only the meter's own code differs between the two,
+// so valgrind, which counts instructions whatever the machine's load, can
+// measure the meter's cost one side per process (the sandbox's child
+// processes and signals stop it). The guest's machine code is the code of
+// no object file, "???" in callgrind's report; the count covers start-up,
+// the warm-up answer and the timed one (docs/sandbox.md, "Metering
+// overhead"):
+//
+//	go test -c -o /tmp/sandbox.test ./sandbox/ && cd sandbox
+//	GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out \
+//	  /tmp/sandbox.test -test.run XXX -test.bench SearchSide/c/metered -test.benchtime 1x
+//	callgrind_annotate --threshold=100 /tmp/cg.out | awk '/\[\?\?\?\]$/ {gsub(",", "", $1); s += $1} END {print s}'
+func BenchmarkSearchSide(b *testing.B) {
+	for _, lang := range langs {
+		b.Run(lang, func(b *testing.B) {
+			for _, side := range []string{"metered", "plain"} {
+				b.Run(side, func(b *testing.B) {
+					p := startPlain(b, benchBot(b, lang, "search"), side == "metered")
+					defer p.stop()
+					p.ask(b, "{}")
+					b.ResetTimer()
+					for b.Loop() {
+						p.ask(b, "{}")
+					}
+				})
+			}
 		})
 	}
 }
@@ -178,7 +214,7 @@ type plain struct {
 	done  chan struct{}
 }
 
-func startPlain(b *testing.B, path string) *plain {
+func startPlain(b *testing.B, path string, metered bool) *plain {
 	b.Helper()
 	wasm, err := os.ReadFile(path)
 	if err != nil {
@@ -187,6 +223,15 @@ func startPlain(b *testing.B, path string) *plain {
 	ctx := context.Background()
 	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().WithDebugInfoEnabled(false))
 	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
+	if metered {
+		if wasm, err = meter.Instrument(wasm); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := rt.NewHostModuleBuilder(meter.ImportModule).NewFunctionBuilder().
+			WithFunc(plainRefill).Export(meter.ImportName).Instantiate(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
 	cm, err := rt.CompileModule(ctx, wasm)
 	if err != nil {
 		b.Fatal(err)
@@ -198,6 +243,18 @@ func startPlain(b *testing.B, path string) *plain {
 		rt.InstantiateModule(ctx, cm, wazero.NewModuleConfig().WithStdin(r).WithStdout(lineWriter{p.lines}))
 	}()
 	return p
+}
+
+// plainRefill answers a metered module's refill in startPlain: the turn's
+// prices, and a counter it never spends.
+func plainRefill(ctx context.Context, mod api.Module, counter, charge int64) int64 {
+	set := func(name string, v int64) { mod.ExportedGlobal(name).(api.MutableGlobal).Set(uint64(v)) }
+	pages := uint64(mod.Memory().Size()) >> 16
+	set(meter.PriceExport, meter.AccessPrice(pages, false))
+	set(meter.CallPriceExport, meter.CallPrice(mod.ExportedGlobal(meter.FunctionsExport).Get(), false))
+	set(meter.BranchPriceExport, meter.BranchPrice(mod.ExportedGlobal(meter.CodeBytesExport).Get(), false))
+	set(meter.GlobalExport, counter+1<<40)
+	return counter + 1<<40
 }
 
 func (p *plain) ask(b *testing.B, obs string) {
