@@ -49,8 +49,8 @@ const (
 
 type profNode struct {
 	parent int32
-	fn     int32 // -1 for the root
-	calls  int64
+	fn     int32         // -1 for the root
+	calls  [phases]int64 // entered in each phase
 	self   [phases]int64
 }
 
@@ -119,7 +119,7 @@ func (pr *profiler) enter(fn int32) {
 		p.nodes = append(p.nodes, profNode{parent: parent, fn: fn})
 		p.children[key] = id
 	}
-	p.nodes[id].calls++
+	p.nodes[id].calls[pr.phase]++
 	pr.stack = append(pr.stack, id)
 }
 
@@ -267,7 +267,7 @@ func (r *Runtime) profiled(ctx context.Context, m *Module) (wazero.CompiledModul
 type ProfileEntry struct {
 	Name  string
 	Host  bool  // a host call (WASI or arena), priced by the host
-	Calls int64 // in every phase
+	Calls int64 // calls made in the phase
 	Self  int64 // spent in the function itself
 	Total int64 // spent in it and what it called (each unit once, however deep the recursion)
 }
@@ -339,7 +339,7 @@ func (p *Profile) entries(phase int) []ProfileEntry {
 		}
 		e := get(n.fn)
 		e.Self += n.self[phase]
-		e.Calls += n.calls
+		e.Calls += n.calls[phase]
 		outermost := i > 0 // the root's total would be everything
 		for a := n.parent; a > 0 && outermost; a = p.nodes[a].parent {
 			outermost = p.nodes[a].fn != n.fn
@@ -390,7 +390,7 @@ func (p *Profile) WriteText(w io.Writer, top int) {
 	for i, es := range [][]ProfileEntry{s.Startup, s.Answers} {
 		for _, e := range es {
 			if e.Host {
-				fmt.Fprintf(w, "  %-8s %-14s %8d calls %10s fuel\n", [...]string{"start-up", "answers"}[i], e.Name, e.Calls, FuelCount(e.Self))
+				fmt.Fprintf(w, "  %-8s %-20s %8d calls %10s fuel\n", [...]string{"start-up", "answers"}[i], e.Name, e.Calls, FuelCount(e.Self))
 			}
 		}
 	}
