@@ -6,6 +6,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,8 +66,13 @@ func TestMatchProfileChangesNoReplay(t *testing.T) {
 		t.Fatalf("the pprof file is not gzipped: %v", err)
 	}
 	pb, err := io.ReadAll(zr)
-	if err != nil || !bytes.Contains(pb, []byte("main.choose")) || !bytes.Contains(pb, []byte("answers")) {
-		t.Fatalf("the pprof file has no main.choose or answers (%v)", err)
+	if err != nil || !bytes.Contains(pb, []byte("choose")) || !bytes.Contains(pb, []byte("answers")) {
+		t.Fatalf("the pprof file has no choose or answers (%v)", err)
+	}
+	// go tool pprof reads it.
+	top, err := exec.Command("go", "tool", "pprof", "-top", pprofFile).CombinedOutput()
+	if err != nil || !strings.Contains(string(top), "Type: answers") || !strings.Contains(string(top), "runtime.") {
+		t.Errorf("go tool pprof: %v\n%s", err, top)
 	}
 	if _, _, code := arena(t, "match", "--game", "dots-and-boxes", "--bot", "builtin:random", "--bot", "builtin:random", "--profile", "1"); code == 0 {
 		t.Error("--profile of a builtin bot was accepted")
@@ -111,5 +117,20 @@ func TestProfileSumsToReplayFuel(t *testing.T) {
 	}
 	if sum.Instances != 1 || sum.StartupFuel < 1_000_000 || len(sum.Answers) == 0 || len(sum.Startup) == 0 {
 		t.Errorf("summary %d instances, start-up %d, %d answer entries", sum.Instances, sum.StartupFuel, len(sum.Answers))
+	}
+}
+
+// arena check --profile prints the profile of the smoke matches after the
+// report.
+func TestCheckProfile(t *testing.T) {
+	kit := goKit(t)
+	out, errOut, code := arena(t, "check", "--game", "dots-and-boxes", kit, "--profile", "--profile-top", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"PASS", "smoke matches of", "2 instance(s), 120 answer(s)", "start-up:", "answers:", "answer 120:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
 	}
 }

@@ -269,10 +269,24 @@ func skipValue(j []byte, i int) int {
 	for i < len(j) {
 		c := j[i]
 		i++
-		switch class[c] {
-		case classSpace:
+		// The classes by how often they come: scalars, then , : ] }.
+		k := class[c]
+		if k == classScalar {
+			for i < len(j) && class[j[i]] < classSpace {
+				i++
+			}
+		} else if k == classStop {
+			if depth == 0 {
+				return -1
+			}
+			if c == ',' || c == ':' {
+				continue
+			}
+			depth--
+		} else if k == classOpen {
+			depth++
 			continue
-		case classQuote:
+		} else if k == classQuote {
 			for i < len(j) && j[i] != '"' {
 				if j[i] == '\\' {
 					i++
@@ -283,21 +297,8 @@ func skipValue(j []byte, i int) int {
 				return -1
 			}
 			i++
-		case classOpen:
-			depth++
+		} else { // white space
 			continue
-		case classStop:
-			if depth == 0 {
-				return -1
-			}
-			if c == ',' || c == ':' {
-				continue
-			}
-			depth--
-		default:
-			for i < len(j) && class[j[i]] < classSpace {
-				i++
-			}
 		}
 		if depth == 0 {
 			return i

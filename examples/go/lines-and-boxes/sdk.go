@@ -16,7 +16,8 @@
 // Everything here is written to cost a wasm bot little fuel: Run reuses its
 // buffers from turn to turn, so a turn allocates nothing, and the package
 // imports neither encoding/json (reflection costs a Go bot about 600 fuel a
-// byte of observation) nor fmt nor os, whose start-up a bot pays for too.
+// byte of observation) nor fmt, os or syscall, whose start-up a bot pays
+// for too.
 // A bot that prefers to decode into its own structs can call
 // json.Unmarshal(obs, &o) itself, and pays for it.
 //
@@ -56,7 +57,7 @@ func FuelLeft() int64 { return fuelLeft() }
 // turn: keep neither beyond the call (copy what you keep).
 func Run(play func(obs JSON, answer []byte) []byte) {
 	var answer []byte
-	err := LoopLines(stdin{}, stdout{}, func(line []byte) []byte {
+	err := loopLines(stdin{}, stdout{}, runBuffer[:0], func(line []byte) []byte {
 		answer = play(JSON(line), answer[:0])
 		return answer
 	})
@@ -65,12 +66,23 @@ func Run(play func(obs JSON, answer []byte) []byte) {
 	}
 }
 
+// runBuffer is Run's first line buffer: a static one costs nothing, where
+// allocating one before the first read of stdin costs a wasm bot's start-up
+// some 50,000 fuel (a heap span, at the start-up prices). A longer line
+// moves to the heap.
+var runBuffer [4 << 10]byte
+
 // LoopLines is the loop on any reader and writer: answer gets each line
 // without its newline (and a '\r' before it) and returns the answer line
 // without its newline. The line's bytes are only valid during the call.
 // Lines have no length limit: observations of large boards are long.
 func LoopLines(in io.Reader, out io.Writer, answer func(line []byte) []byte) error {
-	r := lineReader{in: in, buf: make([]byte, 0, 4<<10)}
+	return loopLines(in, out, make([]byte, 0, 4<<10), answer)
+}
+
+// loopLines is LoopLines reading into buf first.
+func loopLines(in io.Reader, out io.Writer, buf []byte, answer func(line []byte) []byte) error {
+	r := lineReader{in: in, buf: buf}
 	var reply []byte
 	for {
 		line, err := r.next()
