@@ -37,6 +37,9 @@ type Options struct {
 	Seed uint64
 	// Params are the smoke matches' game parameters (defaults when nil).
 	Params game.Params
+	// Profile, when set, records where the bot's fuel goes in the smoke
+	// matches (start-up and answers); it changes no figure of the report.
+	Profile *sandbox.Profile
 }
 
 // Report is the outcome of a check.
@@ -258,7 +261,7 @@ func (rep *Report) smoke(ctx context.Context, rt *sandbox.Runtime, g game.Game, 
 		var err error
 		if s == seat {
 			var wb *wasmbot.Bot
-			wb, err = wasmbot.OpenIn(ctx, rt, path, m)
+			wb, err = wasmbot.OpenProfiled(ctx, rt, path, m, opt.Profile)
 			if err == nil {
 				bots[s], ids[s] = wb, wb.Identity()
 			}

@@ -15,10 +15,12 @@ var update = flag.Bool("update", false, "rewrite the SDK and engine copies in th
 // sdkCopies maps each copy's name in a kit folder to its source, per language.
 var sdkCopies = map[string]map[string]string{
 	"go": {
-		"sdk.go":             "../sdk/sdk.go",
-		"sdk_json.go":        "../sdk/json.go",
-		"sdk_fuel_wasip1.go": "../sdk/fuel_wasip1.go",
-		"sdk_fuel_other.go":  "../sdk/fuel_other.go",
+		"sdk.go":              "../sdk/sdk.go",
+		"sdk_json.go":         "../sdk/json.go",
+		"sdk_fuel_wasip1.go":  "../sdk/fuel_wasip1.go",
+		"sdk_fuel_other.go":   "../sdk/fuel_other.go",
+		"sdk_stdio_wasip1.go": "../sdk/stdio_wasip1.go",
+		"sdk_stdio_other.go":  "../sdk/stdio_other.go",
 	},
 	"c":    {"arena.h": "../sdk/c/arena.h"},
 	"rust": {"arena.rs": "../sdk/rust/arena.rs"},

@@ -89,10 +89,13 @@ func (hostCharger) NewFunctionListener(def api.FunctionDefinition) experimental.
 	if !ok {
 		c = wasiCost{subs: -1}
 	}
-	return chargeListener{c}
+	return chargeListener{c, names[0]}
 }
 
-type chargeListener struct{ cost wasiCost }
+type chargeListener struct {
+	cost wasiCost
+	name string
+}
 
 func (l chargeListener) Before(ctx context.Context, mod api.Module, _ api.FunctionDefinition, params []uint64, _ experimental.StackIterator) {
 	in, _ := ctx.Value(instanceKey{}).(*Instance)
@@ -100,6 +103,7 @@ func (l chargeListener) Before(ctx context.Context, mod api.Module, _ api.Functi
 		return
 	}
 	in.bind(mod)
+	in.prof.enterHost(l.name)
 	if c := l.cost; c.hasIov && c.iovecs[1] < len(params) && uint32(params[c.iovecs[1]]) > meter.HostMaxIovecs {
 		params[c.iovecs[1]] = meter.HostMaxIovecs // a short read or write (params is the function's own stack)
 	}
@@ -152,10 +156,15 @@ const maxSubscriptions = (1<<32 - 1) / subscriptionSize
 func (chargeListener) After(ctx context.Context, _ api.Module, _ api.FunctionDefinition, _ []uint64) {
 	if in, _ := ctx.Value(instanceKey{}).(*Instance); in != nil {
 		in.resume()
+		in.prof.exit()
 	}
 }
 
-func (chargeListener) Abort(context.Context, api.Module, api.FunctionDefinition, error) {}
+func (chargeListener) Abort(ctx context.Context, _ api.Module, _ api.FunctionDefinition, _ error) {
+	if in, _ := ctx.Value(instanceKey{}).(*Instance); in != nil {
+		in.prof.exit()
+	}
+}
 
 // price is what the call's arguments cost beyond the call itself. Sizes are
 // clamped to the memory, since the host never touches more than that (it

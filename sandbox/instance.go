@@ -151,6 +151,9 @@ type Config struct {
 	Tank   *Tank     // required
 	Stderr io.Writer // the bot's log; nil discards it
 	Limits Limits
+	// Profile, when set, records where the instance's fuel goes
+	// (profile.go); it changes no answer and no fuel figure.
+	Profile *Profile
 }
 
 // The virtual clocks: one unit of fuel is one nanosecond, counted from this
@@ -225,6 +228,7 @@ type Instance struct {
 	overflow    bool              // the line being written is over MaxLine
 
 	memories []experimental.LinearMemory // allocated for this instance; freed when it ends
+	prof     *profiler                   // nil unless profiled
 }
 
 type instanceKey struct{}
@@ -240,7 +244,17 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Profile != nil {
+		if cm, err = r.profiled(ctx, m); err != nil {
+			r.release(m)
+			return nil, err
+		}
+	}
 	limits := cfg.Limits.withDefaults()
+	if cfg.Profile != nil && cfg.Limits.CPU == 0 {
+		limits.CPU *= profileSlowdown
+		limits.Wall *= profileSlowdown
+	}
 	if cfg.Limits.Wall == 0 {
 		// A lowered guest thread gets a smaller share of a contended
 		// core; its wall-clock backstop grows with it, so that it is
@@ -255,6 +269,7 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 		done:    make(chan struct{}),
 		killCh:  make(chan struct{}),
 	}
+	in.prof = newProfiler(cfg.Profile, in)
 	cfg.Tank.own(in)
 	stderr := cfg.Stderr
 	if stderr == nil {
@@ -553,6 +568,7 @@ func (in *Instance) startTurn(observe func(left int64) []byte) {
 		in.startup = in.limits.StartAllowance - max(in.live(), 0)
 	}
 	in.started = true // what was left of the start-up allowance is gone
+	in.prof.setPhase(phaseAnswer)
 	left = min(satAdd(left, in.tank.PerTurn), in.tank.Cap)
 	in.tank.set(in, left)
 	answer := left
@@ -570,6 +586,7 @@ func (in *Instance) startTurn(observe func(left int64) []byte) {
 // finish answers the outstanding observation.
 func (in *Instance) finish(r protocol.Reply) {
 	in.outstanding = false
+	in.prof.setPhase(phaseBetween)
 	r.Fuel = in.delivered - max(in.live(), 0)
 	in.tank.set(in, max(in.live(), 0)+in.held)
 	select {
@@ -580,6 +597,7 @@ func (in *Instance) finish(r protocol.Reply) {
 
 // end records why the guest ended.
 func (in *Instance) end(err error) {
+	in.prof.stop()
 	r := protocol.Reply{Status: protocol.Crash}
 	var exit *sys.ExitError
 	switch {
@@ -920,8 +938,10 @@ func instantiateHost(ctx context.Context, wz wazero.Runtime) (api.Module, error)
 		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
 			in := ctx.Value(instanceKey{}).(*Instance)
 			in.bind(mod)
+			in.prof.enterHost(hostModule + "." + hostFuelLeft)
 			in.charge(meter.HostCallPrice)
 			in.resume()
+			in.prof.exit()
 			// The tank, as the observation shows it: with a per-answer
 			// bound, the part held back for later answers counts too.
 			stack[0] = uint64(in.live() + in.held)

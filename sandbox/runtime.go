@@ -132,6 +132,7 @@ type Module struct {
 
 	mu       sync.Mutex
 	compiled wazero.CompiledModule // nil once closed
+	profiled wazero.CompiledModule // compiled with the profile's listeners, once asked for (profile.go)
 	users    int                   // instances running it
 	evicted  bool                  // out of the Runtime's map
 }

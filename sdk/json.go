@@ -3,6 +3,7 @@ package sdk
 import (
 	"iter"
 	"strconv"
+	"unsafe"
 )
 
 // JSON is one JSON value as raw text, read lazily: Get, Elems and Ints find
@@ -27,47 +28,74 @@ type JSON []byte
 // Each Get scans the object from its start. To read many fields of a large
 // object, range over Fields once instead.
 func (j JSON) Get(key string) JSON {
-	for name, value := range j.Fields() {
-		if name == key {
+	i := skipSpace(j, 0)
+	if i >= len(j) || j[i] != '{' {
+		return nil
+	}
+	for {
+		var name, value JSON
+		if name, value, i = nextField(j, i+1); i < 0 {
+			return nil
+		}
+		if string(name) == key {
 			return value
 		}
+		if i >= len(j) || j[i] != ',' {
+			return nil
+		}
 	}
-	return nil
+}
+
+// nextField reads the field that starts at i (after white space), within
+// an object: its name without the quotes, its value, and the index past the
+// value and the white space after it; i is -1 when there is no well-formed
+// field there (the object's end included).
+func nextField(j JSON, i int) (name, value JSON, next int) {
+	i = skipSpace(j, i)
+	if i >= len(j) || j[i] != '"' {
+		return nil, nil, -1
+	}
+	end := skipValue(j, i)
+	if end < 0 {
+		return nil, nil, -1
+	}
+	name = j[i+1 : end-1]
+	i = skipSpace(j, end)
+	if i >= len(j) || j[i] != ':' {
+		return nil, nil, -1
+	}
+	start := skipSpace(j, i+1)
+	if end = skipValue(j, start); end < 0 {
+		return nil, nil, -1
+	}
+	return name, j[start:end], skipSpace(j, end)
 }
 
 // Fields yields the fields of an object in order, each name as written
 // (escapes are not decoded) with its value. It yields nothing when j is no
 // object, and stops at the first thing that is not well-formed.
+//
+// The name shares j's bytes rather than being copied (a copy per field is
+// an allocation, a good part of reading a small observation): keep it no
+// longer than j, and copy it (strings.Clone) to keep it beyond a turn whose
+// line buffer is reused.
 func (j JSON) Fields() iter.Seq2[string, JSON] {
 	return func(yield func(string, JSON) bool) {
 		i := skipSpace(j, 0)
 		if i >= len(j) || j[i] != '{' {
 			return
 		}
-		i = skipSpace(j, i+1)
-		for i < len(j) && j[i] == '"' {
-			end := skipValue(j, i)
-			if end < 0 {
+		for {
+			var name, value JSON
+			if name, value, i = nextField(j, i+1); i < 0 {
 				return
 			}
-			name := j[i+1 : end-1]
-			i = skipSpace(j, end)
-			if i >= len(j) || j[i] != ':' {
+			if !yield(unsafe.String(unsafe.SliceData(name), len(name)), value) {
 				return
 			}
-			start := skipSpace(j, i+1)
-			end = skipValue(j, start)
-			if end < 0 {
-				return
-			}
-			if !yield(string(name), j[start:end]) {
-				return
-			}
-			i = skipSpace(j, end)
 			if i >= len(j) || j[i] != ',' {
 				return
 			}
-			i = skipSpace(j, i+1)
 		}
 	}
 }
@@ -145,12 +173,23 @@ func (j JSON) Ints(dst []int) []int {
 	if end < 0 {
 		return dst
 	}
-	for i < end {
-		switch c := j[i]; {
-		case c == '-' || (c >= '0' && c <= '9'):
-			n, used := number(j[i:end])
+	j = j[:end]
+	for i < len(j) {
+		c := j[i]
+		switch {
+		case c-'0' <= 9 || c == '-':
+			neg := c == '-'
+			if neg {
+				i++
+			}
+			n := 0
+			for ; i < len(j) && j[i]-'0' <= 9; i++ {
+				n = n*10 + int(j[i]-'0')
+			}
+			if neg {
+				n = -n
+			}
 			dst = append(dst, n)
-			i += max(used, 1)
 		case c == 't' || c == 'f' || c == 'n': // true, false, null
 			dst = append(dst, boolInt(c == 't'))
 			i = skipScalar(j, i)
@@ -188,7 +227,7 @@ func number(t []byte) (n, used int) {
 }
 
 func skipSpace(j []byte, i int) int {
-	for i < len(j) && (j[i] == ' ' || j[i] == '\t' || j[i] == '\n' || j[i] == '\r') {
+	for i < len(j) && class[j[i]] == classSpace {
 		i++
 	}
 	return i
@@ -196,14 +235,28 @@ func skipSpace(j []byte, i int) int {
 
 // skipScalar returns the index after a number, true, false or null at i.
 func skipScalar(j []byte, i int) int {
-	for i < len(j) {
-		switch j[i] {
-		case ',', ']', '}', ':', ' ', '\t', '\n', '\r':
-			return i
-		}
+	for i < len(j) && class[j[i]] < classSpace {
 		i++
 	}
 	return i
+}
+
+// The classes of bytes the scanner tells apart. A table read costs one
+// memory access where a chain of comparisons costs several branches, which
+// a Go bot pays dearly for (docs/fuel.md). A scalar (a number, true, false
+// or null, or junk) runs to the next byte of classSpace or classStop.
+const (
+	classScalar = iota
+	classOpen   // [ {
+	classQuote
+	classSpace
+	classStop // , : ] }
+)
+
+var class = [256]byte{
+	' ': classSpace, '\t': classSpace, '\n': classSpace, '\r': classSpace,
+	',': classStop, ':': classStop, ']': classStop, '}': classStop,
+	'[': classOpen, '{': classOpen, '"': classQuote,
 }
 
 // skipValue returns the index just after the value that starts at i, or -1
@@ -211,47 +264,43 @@ func skipScalar(j []byte, i int) int {
 // brackets rather than recursing, so no input can exhaust the stack.
 func skipValue(j []byte, i int) int {
 	depth := 0
-	for {
-		i = skipSpace(j, i)
-		if i >= len(j) {
-			return -1
-		}
-		switch j[i] {
-		case '"':
-			for i++; i < len(j) && j[i] != '"'; i++ {
+	for i < len(j) {
+		c := j[i]
+		i++
+		// The classes by how often they come: scalars, then , : ] }.
+		k := class[c]
+		if k == classScalar {
+			for i < len(j) && class[j[i]] < classSpace {
+				i++
+			}
+		} else if k == classStop {
+			if depth == 0 {
+				return -1
+			}
+			if c == ',' || c == ':' {
+				continue
+			}
+			depth--
+		} else if k == classOpen {
+			depth++
+			continue
+		} else if k == classQuote {
+			for i < len(j) && j[i] != '"' {
 				if j[i] == '\\' {
 					i++
 				}
+				i++
 			}
 			if i >= len(j) {
 				return -1
 			}
 			i++
-		case '{', '[':
-			depth++
-			i++
+		} else { // white space
 			continue
-		case '}', ']':
-			if depth == 0 {
-				return -1
-			}
-			depth--
-			i++
-		case ',', ':':
-			if depth == 0 {
-				return -1
-			}
-			i++
-			continue
-		default:
-			end := skipScalar(j, i)
-			if end == i {
-				return -1
-			}
-			i = end
 		}
 		if depth == 0 {
 			return i
 		}
 	}
+	return -1
 }

@@ -2,8 +2,11 @@ package sdk
 
 import (
 	"bytes"
+	"io"
+	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 type obs struct {
@@ -95,4 +98,61 @@ func FuzzLoopLines(f *testing.F) {
 			t.Errorf("%d answers (%d bytes) for %d lines", got, out.Len(), lines)
 		}
 	})
+}
+
+func TestIndexNewline(t *testing.T) {
+	for n := range 40 {
+		for at := -1; at < n; at++ {
+			b := bytes.Repeat([]byte{'x' ^ 0x80}, n) // high bits set: the word test must not be fooled
+			if at >= 0 {
+				b[at] = '\n'
+				if at+1 < n {
+					b[at+1] = '\n'
+				}
+			}
+			if got := indexNewline(b); got != at {
+				t.Fatalf("%q: got %d, want %d", b, got, at)
+			}
+		}
+	}
+}
+
+// The reader's rule for junk, which the C and Rust readers share: a scalar
+// runs to the next white space or , : ] }, so in [1[2],3] the scalar 1[2
+// holds a bracket that does not count, and the array ends at the first ].
+func TestJSONScalarRunsToStop(t *testing.T) {
+	j := JSON(`[1[2],3]`)
+	if got := j.Ints(nil); !slices.Equal(got, []int{1, 2}) {
+		t.Errorf("Ints %v, want [1 2]", got)
+	}
+	if n := len(j.Elems()); n != 1 {
+		t.Errorf("%d elements, want 1 (1[2)", n)
+	}
+}
+
+// LoopLines reads lines however the reader splits them: a byte at a time,
+// with the last data and io.EOF together, and across its buffer's growth.
+func TestLoopLinesReaders(t *testing.T) {
+	long := strings.Repeat("x", 10_000)
+	in := "a\r\n\nbc\n" + long + "\nlast"
+	want := []string{"a", "", "bc", long, "last"}
+	for name, r := range map[string]func() io.Reader{
+		"one byte":   func() io.Reader { return iotest.OneByteReader(strings.NewReader(in)) },
+		"data error": func() io.Reader { return iotest.DataErrReader(strings.NewReader(in)) },
+		"half":       func() io.Reader { return iotest.HalfReader(strings.NewReader(in)) },
+	} {
+		var got []string
+		var out bytes.Buffer
+		err := LoopLines(r(), &out, func(line []byte) []byte {
+			got = append(got, string(line))
+			return []byte("ok")
+		})
+		if err != nil || !slices.Equal(got, want) || out.String() != strings.Repeat("ok\n", len(want)) {
+			t.Errorf("%s: %v, %d lines, out %q", name, err, len(got), out.String())
+		}
+	}
+	err := LoopLines(iotest.ErrReader(io.ErrUnexpectedEOF), io.Discard, func([]byte) []byte { return nil })
+	if err == nil || !strings.Contains(err.Error(), "reading an observation") {
+		t.Errorf("a failing reader: %v", err)
+	}
 }

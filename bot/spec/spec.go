@@ -14,6 +14,7 @@ import (
 	"github.com/arenabots/arena/bot/potmbot"
 	"github.com/arenabots/arena/bot/wasmbot"
 	"github.com/arenabots/arena/internal/housebots"
+	"github.com/arenabots/arena/sandbox"
 	"github.com/arenabots/arena/sandbox/meter"
 )
 
@@ -41,6 +42,11 @@ func Split(spec string) (kind, arg string, err error) {
 
 // Open opens the bot named by spec for one seat of one match.
 func Open(ctx context.Context, spec string, m bot.Match) (bot.Bot, error) {
+	return open(ctx, spec, m, nil)
+}
+
+// open is Open, profiling a wasm bot in prof when prof is set.
+func open(ctx context.Context, spec string, m bot.Match, prof *sandbox.Profile) (bot.Bot, error) {
 	kind, arg, err := Split(spec)
 	if err != nil {
 		return nil, err
@@ -52,7 +58,14 @@ func Open(ctx context.Context, spec string, m bot.Match) (bot.Bot, error) {
 	case "exec":
 		b, err = execbot.Open(arg, m)
 	case "wasm":
-		b, err = wasmbot.Open(ctx, arg, m)
+		if prof == nil {
+			b, err = wasmbot.Open(ctx, arg, m)
+			break
+		}
+		var rt *sandbox.Runtime
+		if rt, err = sandbox.Default(); err == nil {
+			b, err = wasmbot.OpenProfiled(ctx, rt, arg, m, prof)
+		}
 	case "potm":
 		b, err = potmbot.Open(arg, m)
 	case "battlesnake":
@@ -71,11 +84,21 @@ func Open(ctx context.Context, spec string, m bot.Match) (bot.Bot, error) {
 // Opener opens seat i's bot from specs[i], naming it in the replay by its
 // SPEC and, for a bot with a file, the file's sha256.
 func Opener(specs []string) bot.Opener {
+	return ProfiledOpener(specs, -1, nil)
+}
+
+// ProfiledOpener is Opener recording in prof where the wasm bot of seat
+// profSeat spends its fuel (sandbox.Profile); it changes nothing else.
+func ProfiledOpener(specs []string, profSeat int, prof *sandbox.Profile) bot.Opener {
 	return func(ctx context.Context, m bot.Match) (bot.Bot, bot.Identity, error) {
 		if m.Seat < 0 || m.Seat >= len(specs) {
 			return nil, bot.Identity{}, fmt.Errorf("no bot given for seat %d", m.Seat)
 		}
-		b, err := Open(ctx, specs[m.Seat], m)
+		var p *sandbox.Profile
+		if m.Seat == profSeat {
+			p = prof
+		}
+		b, err := open(ctx, specs[m.Seat], m, p)
 		if err != nil {
 			return nil, bot.Identity{}, err
 		}

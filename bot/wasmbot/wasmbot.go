@@ -46,13 +46,19 @@ func Open(ctx context.Context, path string, m bot.Match) (bot.Bot, error) {
 
 // OpenIn is Open with a given runtime.
 func OpenIn(ctx context.Context, rt *sandbox.Runtime, path string, m bot.Match) (*Bot, error) {
+	return OpenProfiled(ctx, rt, path, m, nil)
+}
+
+// OpenProfiled is OpenIn recording where every instance's fuel goes in
+// prof (nil: not profiled), which changes no answer and no fuel figure.
+func OpenProfiled(ctx context.Context, rt *sandbox.Runtime, path string, m bot.Match, prof *sandbox.Profile) (*Bot, error) {
 	mod, err := rt.CompileFile(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	log := &bot.Log{}
 	return &Bot{
-		Supervised: bot.NewSupervised(starter(rt, mod, m, log), log),
+		Supervised: bot.NewSupervised(starter(rt, mod, m, log, prof), log),
 		id:         bot.Identity{Spec: "wasm:" + path, SHA256: mod.SHA256},
 	}, nil
 }
@@ -74,7 +80,7 @@ func fuelPolicy(g game.Game) game.FuelPolicy {
 	return p
 }
 
-func starter(rt *sandbox.Runtime, mod *sandbox.Module, m bot.Match, log *bot.Log) bot.Starter {
+func starter(rt *sandbox.Runtime, mod *sandbox.Module, m bot.Match, log *bot.Log, prof *sandbox.Profile) bot.Starter {
 	policy := fuelPolicy(m.Game)
 	var shared *sandbox.Tank
 	if policy.PerGame > 0 {
@@ -88,7 +94,7 @@ func starter(rt *sandbox.Runtime, mod *sandbox.Module, m bot.Match, log *bot.Log
 		}
 		seed := rng.Mix(m.Seed, randomLabel, uint64(m.Seat), uint64(instances))
 		instances++
-		in, err := rt.Start(ctx, mod, sandbox.Config{Seed: seed, Tank: tank, Stderr: log})
+		in, err := rt.Start(ctx, mod, sandbox.Config{Seed: seed, Tank: tank, Stderr: log, Profile: prof})
 		if err != nil {
 			return nil, err
 		}

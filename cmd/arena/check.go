@@ -8,6 +8,7 @@ import (
 	"os/signal"
 
 	"github.com/arenabots/arena/botcheck"
+	"github.com/arenabots/arena/sandbox"
 )
 
 type checkCmd struct {
@@ -17,6 +18,35 @@ type checkCmd struct {
 	Seed     uint64   `default:"1" help:"Seed of the smoke matches."`
 	Param    []string `sep:"none" help:"Game parameter k=v for the smoke matches. Repeatable, once per name."`
 	JSON     bool     `name:"json" help:"Print the report as one JSON object."`
+	Profile  bool     `help:"Print where the bot spends its fuel in the smoke matches, by function and host call (docs/fuel.md)."`
+	profileFlags
+}
+
+// profileFlags are the options of a fuel profile, shared by check and match.
+type profileFlags struct {
+	ProfileTop int    `default:"20" help:"With --profile: how many functions to list."`
+	ProfileOut string `type:"path" help:"With --profile: also write the profile to this file, for 'go tool pprof'."`
+}
+
+// writeProfile prints prof and writes its pprof file if asked.
+func (f profileFlags) writeProfile(w io.Writer, prof *sandbox.Profile) error {
+	prof.WriteText(w, f.ProfileTop)
+	if f.ProfileOut == "" {
+		return nil
+	}
+	out, err := os.Create(f.ProfileOut)
+	if err != nil {
+		return err
+	}
+	if err := prof.WritePprof(out); err != nil {
+		out.Close()
+		return fmt.Errorf("writing the profile: %w", err)
+	}
+	if err := out.Close(); err != nil {
+		return fmt.Errorf("writing the profile: %w", err)
+	}
+	fmt.Fprintf(w, "profile written to %s (go tool pprof -top %s)\n", f.ProfileOut, f.ProfileOut)
+	return nil
 }
 
 func (c *checkCmd) Run() error {
@@ -40,7 +70,11 @@ func (c *checkCmd) Run() error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep, err := botcheck.Check(ctx, g, c.File, botcheck.Options{Opponent: c.Opponent, Seed: c.Seed, Params: params})
+	var prof *sandbox.Profile
+	if c.Profile {
+		prof = sandbox.NewProfile()
+	}
+	rep, err := botcheck.Check(ctx, g, c.File, botcheck.Options{Opponent: c.Opponent, Seed: c.Seed, Params: params, Profile: prof})
 	if err != nil {
 		return usageOrFailure(err, c.Opponent != "")
 	}
@@ -50,6 +84,16 @@ func (c *checkCmd) Run() error {
 		}
 	} else {
 		printCheck(os.Stdout, c.File, rep)
+	}
+	if prof != nil && len(rep.Matches) > 0 {
+		out := os.Stdout
+		if c.JSON {
+			out = os.Stderr
+		}
+		fmt.Fprintf(out, "smoke matches of %s: ", c.File)
+		if err := c.writeProfile(out, prof); err != nil {
+			return err
+		}
 	}
 	if !rep.Passed {
 		return exitError{exitFailure}

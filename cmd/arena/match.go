@@ -7,12 +7,15 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"time"
 
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/botcheck"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
+	"github.com/arenabots/arena/sandbox"
 	"golang.org/x/term"
 )
 
@@ -28,6 +31,8 @@ type matchCmd struct {
 	Watch  time.Duration `help:"Draw the board after every turn, pausing this long (e.g. 200ms)."`
 	From   string        `type:"existingfile" help:"Play on from a recorded match: this replay's position after --turn turns (its seed and parameters)."`
 	Turn   int           `help:"With --from: how many recorded turns to keep (0 = the start)."`
+	profileFlags
+	ProfileSeat string `name:"profile" placeholder:"SEAT" help:"Print where the wasm bot in this seat (0, 1, ...) spends its fuel, by function and host call (docs/fuel.md)."`
 }
 
 // matchSummary is the --json output (docs/cli.md): the fields tests outside
@@ -94,9 +99,23 @@ func (c *matchCmd) Run() error {
 		}
 		runner.FromTurn, seed, params = c.Turn, runner.From.Seed, runner.From.Params
 	}
-	r, logs, err := playSpecs(ctx, runner, g, seed, params, c.Bot)
+	profSeat, prof, err := c.profileSeat()
 	if err != nil {
 		return err
+	}
+	r, logs, err := playOpener(ctx, runner, g, seed, params, len(c.Bot), spec.ProfiledOpener(c.Bot, profSeat, prof))
+	if err != nil {
+		return err
+	}
+	if prof != nil {
+		out := os.Stdout
+		if c.JSON {
+			out = os.Stderr
+		}
+		fmt.Fprintf(out, "seat %d, %s: ", profSeat, c.Bot[profSeat])
+		if err := c.writeProfile(out, prof); err != nil {
+			return err
+		}
 	}
 	if c.Replay != "" {
 		if err := r.Save(c.Replay); err != nil {
@@ -134,6 +153,22 @@ func (c *matchCmd) Run() error {
 		fmt.Fprintf(os.Stderr, "hint: %s\n", h)
 	}
 	return nil
+}
+
+// profileSeat reads --profile: the seat and a profile for it, or -1 and
+// nil when no seat is profiled.
+func (c *matchCmd) profileSeat() (int, *sandbox.Profile, error) {
+	if c.ProfileSeat == "" {
+		return -1, nil, nil
+	}
+	seat, err := strconv.Atoi(c.ProfileSeat)
+	if err != nil || seat < 0 || seat >= len(c.Bot) {
+		return 0, nil, usagef("--profile %q: want a seat from 0 to %d", c.ProfileSeat, len(c.Bot)-1)
+	}
+	if kind, _, _ := spec.Split(c.Bot[seat]); kind != "wasm" {
+		return 0, nil, usagef("--profile %d: seat %d is %s, and only a wasm: bot spends fuel", seat, seat, c.Bot[seat])
+	}
+	return seat, sandbox.NewProfile(), nil
 }
 
 // watcher draws the board after every turn: in place on a terminal, one
@@ -204,15 +239,7 @@ func fuelLine(f botcheck.FuelStats) string {
 }
 
 // count writes a number of instructions briefly: 950, 12.3k, 4.56M.
-func count(n int64) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.2fM", float64(n)/1e6)
-	case n >= 10_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
-}
+func count(n int64) string { return sandbox.FuelCount(n) }
 
 // statusLine writes a seat's answer counts in the protocol's status order.
 func statusLine(counts map[game.Status]int) string {

@@ -141,7 +141,12 @@ func setup(ctx context.Context, g game.Game, seed uint64, params game.Params, sp
 // and returns its replay and each seat's kept stderr: the one place the
 // command line asks package match to open bots from SPECs.
 func playSpecs(ctx context.Context, rn match.Runner, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, [][]byte, error) {
-	r, err := rn.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: params}, spec.Opener(specs))
+	return playOpener(ctx, rn, g, seed, params, len(specs), spec.Opener(specs))
+}
+
+// playOpener is playSpecs with the seats' bots opened by open.
+func playOpener(ctx context.Context, rn match.Runner, g game.Game, seed uint64, params game.Params, players int, open bot.Opener) (*replay.Replay, [][]byte, error) {
+	r, err := rn.Play(ctx, g, game.Config{Seed: seed, Players: players, Params: params}, open)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -4,10 +4,7 @@
 // thinks until the fuel of the turn is spent. See README.md.
 package main
 
-import (
-	"os"
-	"strconv"
-)
+import "strconv"
 
 // kitLevel is builtin:search's level with a budget for the standard fuel.
 // Go's wasm output spends 30,000 to 200,000 fuel on each position the search
@@ -38,9 +35,7 @@ func main() {
 		// -1: a native build, not metered.
 		return left >= 0 && (left < fuelReserve || start-left > maxSpend)
 	}
-	var answer []byte
-	err := LoopLines(os.Stdin, os.Stdout, func(line []byte) []byte {
-		obs := JSON(line)
+	Run(func(obs JSON, answer []byte) []byte {
 		b, ok := boardOf(obs)
 		e := b.FirstUndrawn()
 		// Both seats are asked every turn; only the mover thinks.
@@ -48,13 +43,8 @@ func main() {
 			start = FuelLeft()
 			e = s.bestMove(&b)
 		}
-		answer = appendAction(answer[:0], e)
-		return answer
+		return appendAction(answer, e)
 	})
-	if err != nil {
-		os.Stderr.WriteString(err.Error() + "\n")
-		os.Exit(1)
-	}
 }
 
 // boardOf reads the drawn edges of an observation: its "h" and "v" arrays,

@@ -1,36 +1,41 @@
 // Code generated from the Arena repository's sdk/sdk.go by `go generate ./examples`. DO NOT EDIT.
 
 // Package sdk is the Go side of a bot for the Arena platform: the line loop of
-// the bot protocol (docs/bots.md) and the fuel gauge of wasm bots.
+// the bot protocol (docs/bots.md), a JSON reader made for observations, and
+// the fuel gauge of wasm bots.
 //
-// A bot is a function from one observation to one action:
+// A bot is a function from one observation to one answer line:
 //
-//	type Obs struct{ You int `json:"you"` /* the fields you use */ }
-//	type Action struct{ /* the game's answer format */ }
+//	func main() {
+//		sdk.Run(func(obs sdk.JSON, answer []byte) []byte {
+//			you := obs.Get("you").Int()
+//			return append(answer, `{"move":1}`...)
+//		})
+//	}
 //
-//	func main() { sdk.Run(func(o Obs) Action { ... }) }
-//
-// Run decodes the observation with encoding/json, which is simple and costs
-// fuel in proportion to the observation's size; a bot that reads a large
-// observation takes it as JSON instead and picks out what it needs (see JSON).
+// Everything here is written to cost a wasm bot little fuel: Run reuses its
+// buffers from turn to turn, so a turn allocates nothing, and the package
+// imports neither encoding/json (reflection costs a Go bot about 600 fuel a
+// byte of observation) nor fmt, os or syscall, whose start-up a bot pays
+// for too.
+// A bot that prefers to decode into its own structs can call
+// json.Unmarshal(obs, &o) itself, and pays for it.
 //
 // The same source builds for the platform (GOOS=wasip1 GOARCH=wasm) and as a
-// native program for the CLI's exec: kind. The package knows no game: the
-// observation and action types are the bot's own.
+// native program for the CLI's exec: kind. The package knows no game.
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"os"
+	"unsafe"
 )
 
 // Fuel is the "fuel" field the platform adds to every observation sent to a
-// wasm bot. Embed it in your observation type as `Fuel sdk.Fuel `json:"fuel"`.
-// It is all zero for other kinds of bot.
+// wasm bot: obs.Get("fuel").Get("left").Int() is the fuel this answer may
+// spend. It is absent for other kinds of bot. (The struct is for bots that
+// decode observations with encoding/json: embed it as `Fuel sdk.Fuel
+// `json:"fuel"`.)
 type Fuel struct {
 	Left    int64 `json:"left"`     // fuel available for this answer
 	PerTurn int64 `json:"per_turn"` // added at every observation
@@ -43,79 +48,121 @@ type Fuel struct {
 func FuelLeft() int64 { return fuelLeft() }
 
 // Run plays a whole match on stdin and stdout: for each observation line it
-// calls play and writes its action as one line. It returns when stdin closes
-// (the match is over). An I/O failure is logged to stderr and exits with
-// status 1, since a bot that cannot talk cannot play.
-func Run[O, A any](play func(obs O) A) {
-	if err := Loop(os.Stdin, os.Stdout, play); err != nil {
-		fmt.Fprintln(os.Stderr, "sdk:", err)
-		os.Exit(1)
+// calls play with the line and an empty buffer, and writes the answer play
+// appends to the buffer (without a newline: Run adds it) as one line. It
+// returns when stdin closes (the match is over). An I/O failure is logged to
+// stderr and exits with status 1, since a bot that cannot talk cannot play.
+//
+// The observation's bytes and the answer's buffer are reused from turn to
+// turn: keep neither beyond the call (copy what you keep).
+func Run(play func(obs JSON, answer []byte) []byte) {
+	var answer []byte
+	err := loopLines(stdin{}, stdout{}, runBuffer[:0], func(line []byte) []byte {
+		answer = play(JSON(line), answer[:0])
+		return answer
+	})
+	if err != nil {
+		fail("sdk: " + err.Error())
 	}
 }
 
-// Loop is Run on any reader and writer, for tests. An observation that does
-// not decode into O is logged to stderr and answered with "{}", so the bot
-// loses that turn (the game's default applies) but stays in step with the
-// platform: one answer line per observation line, always. When O is JSON,
-// play gets the line itself, undecoded.
-func Loop[O, A any](in io.Reader, out io.Writer, play func(obs O) A) error {
-	return LoopLines(in, out, func(line []byte) []byte {
-		var obs O
-		if raw, ok := any(&obs).(*JSON); ok {
-			*raw = append(JSON(nil), line...) // the line's buffer is reused
-		} else if err := json.Unmarshal(line, &obs); err != nil {
-			fmt.Fprintf(os.Stderr, "sdk: bad observation: %v\n", err)
-			return []byte("{}")
-		}
-		action, err := json.Marshal(play(obs))
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "sdk: cannot encode the action: %v\n", err)
-			return []byte("{}")
-		}
-		return action
-	})
+// runBuffer is Run's first line buffer: a static one costs nothing, where
+// allocating one before the first read of stdin costs a wasm bot's start-up
+// some 50,000 fuel (a heap span, at the start-up prices). A longer line
+// moves to the heap.
+var runBuffer [4 << 10]byte
+
+// LoopLines is the loop on any reader and writer: answer gets each line
+// without its newline (and a '\r' before it) and returns the answer line
+// without its newline. The line's bytes are only valid during the call.
+// Lines have no length limit: observations of large boards are long.
+func LoopLines(in io.Reader, out io.Writer, answer func(line []byte) []byte) error {
+	return loopLines(in, out, make([]byte, 0, 4<<10), answer)
 }
 
-// LoopLines is the loop without JSON, for bots that parse observations
-// themselves (encoding/json is a large part of a trivial Go bot's fuel).
-// answer gets each line without its newline and returns the answer line
-// without its newline; the line's bytes are only valid during the call.
-func LoopLines(in io.Reader, out io.Writer, answer func(line []byte) []byte) error {
-	r := bufio.NewReaderSize(in, 64<<10)
-	var buf []byte
+// loopLines is LoopLines reading into buf first.
+func loopLines(in io.Reader, out io.Writer, buf []byte, answer func(line []byte) []byte) error {
+	r := lineReader{in: in, buf: buf}
+	var reply []byte
 	for {
-		line, err := readLine(r)
-		if errors.Is(err, io.EOF) && len(line) == 0 {
-			return nil
-		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("reading an observation: %w", err)
+		line, err := r.next()
+		if line == nil {
+			if err == io.EOF {
+				return nil
+			}
+			return errors.New("reading an observation: " + err.Error())
 		}
 		// One Write per answer: the platform reads a line as soon as its
 		// newline arrives, and a bot's answer should never be split.
-		buf = append(append(buf[:0], answer(trimEOL(line))...), '\n')
-		if _, werr := out.Write(buf); werr != nil {
-			return fmt.Errorf("writing an answer: %w", werr)
-		}
-		if err != nil { // a last line without a newline has been answered
-			return nil
+		reply = append(append(reply[:0], answer(trimEOL(line))...), '\n')
+		if _, werr := out.Write(reply); werr != nil {
+			return errors.New("writing an answer: " + werr.Error())
 		}
 	}
 }
 
-// readLine reads up to and with the next newline. Unlike bufio.Scanner it
-// has no line length limit: observations of large boards are long.
-func readLine(r *bufio.Reader) ([]byte, error) {
-	line, err := r.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		long := append([]byte(nil), line...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			line, err = r.ReadSlice('\n')
-			long = append(long, line...)
+// lineReader splits a stream into lines in a buffer of its own that grows
+// to the longest line, so a line is read without copying it.
+type lineReader struct {
+	in    io.Reader
+	buf   []byte // buf[start:] is read and not yet handed out
+	start int
+	err   error // the reader's error, once it has returned one
+}
+
+// next returns the next line with its newline (the last line may lack it),
+// or nil and the error that ended the stream (io.EOF at its end).
+func (r *lineReader) next() ([]byte, error) {
+	for scanned := 0; ; {
+		rest := r.buf[r.start:]
+		if i := indexNewline(rest[scanned:]); i >= 0 {
+			line := rest[:scanned+i+1]
+			r.start += len(line)
+			return line, nil
 		}
-		line = long
+		scanned = len(rest)
+		if r.err != nil {
+			if len(rest) > 0 {
+				r.start = len(r.buf)
+				return rest, nil
+			}
+			return nil, r.err
+		}
+		if r.start > 0 { // make room at the end by moving the rest to the front
+			r.buf = r.buf[:copy(r.buf, rest)]
+			r.start = 0
+		}
+		if len(r.buf) == cap(r.buf) {
+			r.buf = append(r.buf, 0)[:len(r.buf)]
+		}
+		n, err := r.in.Read(r.buf[len(r.buf):cap(r.buf)])
+		r.buf = r.buf[:len(r.buf)+n]
+		if err != nil {
+			r.err = err
+		} else if n == 0 {
+			r.err = io.ErrNoProgress
+		}
 	}
-	return line, err
+}
+
+// indexNewline is bytes.IndexByte(b, '\n'), eight bytes at a time. (Package
+// bytes would bring package unicode, whose start-up costs a wasm bot
+// 140,000 fuel.)
+func indexNewline(b []byte) int {
+	const ones, highs, newlines = 0x0101010101010101, 0x8080808080808080, 0x0a0a0a0a0a0a0a0a
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := *(*uint64)(unsafe.Pointer(&b[i])) ^ newlines // a zero byte where b has a newline
+		if (w-ones)&^w&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] == '\n' {
+			return i
+		}
+	}
+	return -1
 }
 
 // trimEOL cuts the newline and a '\r' before it.

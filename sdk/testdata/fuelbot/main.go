@@ -10,24 +10,18 @@ import (
 	"github.com/arenabots/arena/sdk"
 )
 
-type edge struct {
-	Orient string `json:"orient"`
-	R      int    `json:"r"`
-	C      int    `json:"c"`
-}
-
 func main() {
-	sdk.Run(func(obs sdk.JSON) edge {
+	sdk.Run(func(obs sdk.JSON, answer []byte) []byte {
 		fmt.Fprintf(os.Stderr, "left=%d live=%d\n", obs.Get("fuel").Get("left").Int(), sdk.FuelLeft())
 		for _, lines := range []struct{ orient, field string }{{"H", "h"}, {"V", "v"}} {
 			for r, row := range obs.Get(lines.field).Elems() {
 				for c, drawn := range row.Elems() {
 					if !drawn.Bool() {
-						return edge{lines.orient, r, c}
+						return fmt.Appendf(answer, `{"orient":%q,"r":%d,"c":%d}`, lines.orient, r, c)
 					}
 				}
 			}
 		}
-		return edge{}
+		return append(answer, "{}"...)
 	})
 }
