@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -28,12 +29,18 @@ import (
 // apiCall makes a JSON request to the platform's API and decodes the answer.
 func apiCall(t *testing.T, method, url, token string, body, dst any) {
 	t.Helper()
-	b, _ := json.Marshal(body)
-	req, err := http.NewRequest(method, url, bytes.NewReader(b))
+	var r io.Reader // no body where none is given: the API refuses one it does not take
+	if body != nil {
+		b, _ := json.Marshal(body)
+		r = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, url, r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
@@ -85,7 +92,8 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 	var specs []string
 	for _, b := range house.Bots {
 		if b.Game == "dots-and-boxes" && len(ids) < 2 {
-			ids, specs = append(ids, b.ID), append(specs, "builtin:"+b.Name)
+			// The house's ladder entry: the module its version plays.
+			ids, specs = append(ids, b.ID), append(specs, "house:"+b.Name)
 		}
 	}
 	if len(ids) != 2 {
@@ -114,7 +122,31 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Played here as a worker would play it.
+	// Played here as a worker would play it: the job taken off the queue,
+	// its lease taken, the match played with its modules.
+	nc, err := jobs.Dial(ns.ClientURL(), jobs.Creds{}, "test worker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	qctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	q, err := jobs.Open(qctx, nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jmsg, err := q.Jobs.Next(jetstream.FetchMaxWait(30 * time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var job jobs.Job
+	if err := json.Unmarshal(jmsg.Data(), &job); err != nil || job.MatchID != m.ID {
+		t.Fatalf("job %+v (%v): want match %d's", job, err, m.ID)
+	}
+	lease, err := jobs.RequestLease(qctx, nc, jobs.LeaseRequest{Op: jobs.LeaseTake, MatchID: job.MatchID, Ticket: job.Ticket, Delivered: 1, Worker: "test worker"})
+	if err != nil || lease.Lease == nil {
+		t.Fatalf("lease: %+v %v", lease, err)
+	}
 	g, err := games.Lookup(m.Game)
 	if err != nil {
 		t.Fatal(err)
@@ -131,11 +163,9 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 	if len(turns) != 60 {
 		t.Fatalf("%d turns", len(turns))
 	}
-	nc, err := jobs.Dial(ns.ClientURL(), jobs.Creds{}, "test worker")
-	if err != nil {
-		t.Fatal(err)
+	for i, seat := range job.Seats {
+		rep.Bots[i].Spec = "wasm:" + seat.Wasm // as a worker names the seats it fetched
 	}
-	defer nc.Close()
 	publish := func(from, to int) {
 		for _, b := range turns[from:to] {
 			if err := nc.Publish(jobs.LiveSubject(m.ID), b); err != nil {
@@ -203,7 +233,9 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	result, err := json.Marshal(worker.Summarize(m.ID, g, rep, data, make([][]byte, 2), time.Second))
+	res := worker.Summarize(m.ID, g, rep, data, make([][]byte, 2), time.Second)
+	res.Lease = lease.Lease
+	result, err := json.Marshal(res)
 	if err != nil {
 		t.Fatal(err)
 	}
