@@ -92,21 +92,73 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
-// BenchmarkRoundTrip is one observation and answer for a trivial bot.
+// BenchmarkRoundTrip is one observation and answer for a trivial bot. A
+// shared machine's load moves wall-clock figures by tens of percent, so
+// each sub-benchmark alternates blocks of round trips with blocks of a Go
+// channel ping-pong (pingPong) in the same process and reports both, their
+// ratio, and the process's CPU time for each: ns/op and cpu-ns/op are the
+// round trip's, pingpong-ns/op and pingpong-cpu-ns/op the ping-pong's.
+//
+//	go test -run XXX -bench RoundTrip -benchtime=20000x -count=3 ./sandbox/
 func BenchmarkRoundTrip(b *testing.B) {
 	for _, lang := range langs {
 		b.Run(lang, func(b *testing.B) {
 			in := startBench(b, benchBot(b, lang, "trivial"))
 			defer in.Stop()
 			fuel := askOK(b, in, `{"turn":1}`)
+			pp := startPingPong()
+			defer pp.stop()
+			var ask, ping, askCPU, pingCPU time.Duration
+			const block = 250
 			b.ResetTimer()
-			for b.Loop() {
-				askOK(b, in, `{"turn":1}`)
+			for done := 0; done < b.N; done += block {
+				n := min(block, b.N-done)
+				t0, c0 := time.Now(), cpuTime(b)
+				for range n {
+					askOK(b, in, `{"turn":1}`)
+				}
+				t1, c1 := time.Now(), cpuTime(b)
+				pp.run(n)
+				ask += t1.Sub(t0)
+				askCPU += c1 - c0
+				ping += time.Since(t1)
+				pingCPU += cpuTime(b) - c1
 			}
+			per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }
+			b.ReportMetric(per(ask), "ns/op")
+			b.ReportMetric(per(askCPU), "cpu-ns/op")
+			b.ReportMetric(per(ping), "pingpong-ns/op")
+			b.ReportMetric(per(pingCPU), "pingpong-cpu-ns/op")
+			b.ReportMetric(float64(ask)/float64(ping), "x-pingpong")
 			b.ReportMetric(float64(fuel), "fuel/op")
 		})
 	}
 }
+
+// pingPong is the reference for the round trip: a goroutine that answers
+// each value sent on one channel on another, the cheapest hand-off between
+// two goroutines the language offers.
+type pingPong struct{ ping, pong chan int }
+
+func startPingPong() pingPong {
+	p := pingPong{make(chan int), make(chan int)}
+	go func() {
+		for v := range p.ping {
+			p.pong <- v
+		}
+	}()
+	return p
+}
+
+// run makes n round trips.
+func (p pingPong) run(n int) {
+	for i := range n {
+		p.ping <- i
+		<-p.pong
+	}
+}
+
+func (p pingPong) stop() { close(p.ping) }
 
 // BenchmarkInstantiate starts an instance, runs it to its first answer and
 // stops it. It also reports the resident memory each live instance adds.
