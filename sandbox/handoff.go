@@ -209,14 +209,17 @@ func (in *Instance) Ask(ctx context.Context, observe func(left int64) []byte) pr
 	}
 	in.observe = observe
 	in.turnCPU.Store(-1)
-	in.askedAt.Store(sinceEpoch())
-	cpu0, _ := in.guestCPU()
+	cpu0, _ := in.guestCPU() // no system call, unless threaded
 	if in.threaded {
+		in.askedAt.Store(sinceEpoch())
 		in.requests <- struct{}{}
 		return in.wait(ctx, cpu0)
 	}
 	ev, ok := in.next()
 	if ok && ev == evDetach {
+		// The wall clock counts from here, at most about a slice of
+		// fuel after the question.
+		in.askedAt.Store(sinceEpoch())
 		go func() {
 			ev, ok := in.next()
 			in.drive.Unlock()

@@ -526,12 +526,13 @@ func (in *Instance) resume() {
 // posted: this is the moment of delivery, when the tank is filled.
 func (in *Instance) startTurn(observe func(left int64) []byte) {
 	// Reading the thread's CPU clock is a system call (0.8-1.8 µs on the
-	// project's machine at a load of 15, a good part of a trivial bot's
-	// round trip), so it is made only when the delivery comes late: a
-	// guest that read stdin within turnCPUAfter of the question has had
-	// at most that much CPU time before it, which the backstop may as
-	// well count.
-	if sinceEpoch()-in.askedAt.Load() > int64(turnCPUAfter) {
+	// project's machine at a load of 15, more than a trivial bot's whole
+	// round trip), so it is made only when the guest is counting its CPU
+	// time (not before its question's first slice boundary: handoff.go)
+	// and the delivery comes late: a guest that read stdin within
+	// turnCPUAfter of the question has had at most that much CPU time
+	// before it, which the backstop may as well count.
+	if in.cpu.Load() != nil && sinceEpoch()-in.askedAt.Load() > int64(turnCPUAfter) {
 		if c, ok := in.guestCPU(); ok {
 			in.turnCPU.Store(int64(c))
 		}
