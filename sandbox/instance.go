@@ -168,8 +168,8 @@ var (
 )
 
 // An Instance is one running bot: a WASI command whose _start runs on a
-// goroutine of its own, the guest goroutine, which pauses in its stdin reads
-// and at its answers and is resumed by the next question (handoff.go).
+// goroutine of its own, the guest goroutine, a coroutine that pauses at its
+// answers and is resumed by the next question (handoff.go).
 //
 // The fuel books: the guest's counter (the exported global) holds the current
 // slice, budget holds the rest, so the live tank is budget + counter. All of
