@@ -17,6 +17,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	"github.com/arenabots/arena/internal/nice"
 	"github.com/arenabots/arena/protocol"
 	"github.com/arenabots/arena/sandbox/meter"
 	"github.com/arenabots/arena/sandbox/wasmtest"
@@ -128,21 +129,95 @@ func BenchmarkSearchSide(b *testing.B) {
 	}
 }
 
-// BenchmarkRoundTrip is one observation and answer for a trivial bot.
+// BenchmarkRoundTrip is one observation and answer for a trivial bot. A
+// shared machine's load moves wall-clock figures by tens of percent, so
+// each sub-benchmark alternates blocks of round trips with blocks of a Go
+// channel ping-pong (pingPong) in the same process and reports both, their
+// ratio, and the process's CPU time for each: ns/op and cpu-ns/op are the
+// round trip's, pingpong-ns/op and pingpong-cpu-ns/op the ping-pong's.
+// The -nice variants ask as a worker does when its matches run lowered
+// (internal/nice, arena serve --match-nice): from a goroutine locked to a
+// lowered thread, to a guest on a lowered thread of its own.
+//
+//	go test -run XXX -bench RoundTrip -benchtime=20000x -count=3 ./sandbox/
 func BenchmarkRoundTrip(b *testing.B) {
 	for _, lang := range langs {
-		b.Run(lang, func(b *testing.B) {
-			in := startBench(b, benchBot(b, lang, "trivial"))
-			defer in.Stop()
-			fuel := askOK(b, in, `{"turn":1}`)
-			b.ResetTimer()
-			for b.Loop() {
-				askOK(b, in, `{"turn":1}`)
+		for _, lower := range []int{0, 10} {
+			name := lang
+			if lower > 0 {
+				name += "-nice"
 			}
-			b.ReportMetric(float64(fuel), "fuel/op")
-		})
+			b.Run(name, func(b *testing.B) { benchRoundTrip(b, lang, lower) })
+		}
 	}
 }
+
+func benchRoundTrip(b *testing.B, lang string, lower int) {
+	ctx := nice.With(context.Background(), lower)
+	tank := &Tank{PerTurn: 1 << 40, Cap: 1 << 40}
+	in, err := testRT.Start(ctx, compileFile(b, benchBot(b, lang, "trivial")), Config{Tank: tank, Limits: benchLimits})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer in.Stop()
+	var fuel int64
+	nice.Run(lower, func() { fuel = askOK(b, in, `{"turn":1}`) })
+	pp := startPingPong()
+	defer pp.stop()
+	var ask, ping, askCPU, pingCPU time.Duration
+	const block = 250
+	b.ResetTimer()
+	for done := 0; done < b.N; done += block {
+		n := min(block, b.N-done)
+		var t0, t1 time.Time
+		var c0, c1 time.Duration
+		nice.Run(lower, func() {
+			t0, c0 = time.Now(), cpuTime(b)
+			for range n {
+				askOK(b, in, `{"turn":1}`)
+			}
+			t1, c1 = time.Now(), cpuTime(b)
+		})
+		t2, c2 := time.Now(), cpuTime(b)
+		pp.run(n)
+		ask += t1.Sub(t0)
+		askCPU += c1 - c0
+		ping += time.Since(t2)
+		pingCPU += cpuTime(b) - c2
+	}
+	per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }
+	b.ReportMetric(per(ask), "ns/op")
+	b.ReportMetric(per(askCPU), "cpu-ns/op")
+	b.ReportMetric(per(ping), "pingpong-ns/op")
+	b.ReportMetric(per(pingCPU), "pingpong-cpu-ns/op")
+	b.ReportMetric(float64(ask)/float64(ping), "x-pingpong")
+	b.ReportMetric(float64(fuel), "fuel/op")
+}
+
+// pingPong is the reference for the round trip: a goroutine that answers
+// each value sent on one channel on another, the cheapest hand-off between
+// two goroutines the language offers.
+type pingPong struct{ ping, pong chan int }
+
+func startPingPong() pingPong {
+	p := pingPong{make(chan int), make(chan int)}
+	go func() {
+		for v := range p.ping {
+			p.pong <- v
+		}
+	}()
+	return p
+}
+
+// run makes n round trips.
+func (p pingPong) run(n int) {
+	for i := range n {
+		p.ping <- i
+		<-p.pong
+	}
+}
+
+func (p pingPong) stop() { close(p.ping) }
 
 // BenchmarkInstantiate starts an instance, runs it to its first answer and
 // stops it. It also reports the resident memory each live instance adds.

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -171,29 +170,42 @@ var (
 	errStopped   = errors.New("stopped by the host")
 )
 
-// An Instance is one running bot: a WASI command whose _start runs on its own
-// goroutine (the guest goroutine) and blocks in stdin reads between turns.
+// An Instance is one running bot: a WASI command whose _start runs on a
+// goroutine of its own, the guest goroutine, a coroutine that pauses at its
+// answers and is resumed by the next question (handoff.go).
 //
 // The fuel books: the guest's counter (the exported global) holds the current
 // slice, budget holds the rest, so the live tank is budget + counter. All of
 // the fields below the line are touched by the guest goroutine only (host
-// functions and stdio run on it); the other side talks to it through the
-// channels and the kill flag.
+// functions and stdio run on it), or by whoever resumes it while it is
+// paused; the other side talks to it through the hand-off and the kill flag.
 type Instance struct {
 	limits Limits
 	tank   *Tank
 
-	deliver chan func(left int64) []byte // the next observation, one at a time
-	answers chan protocol.Reply          // the reply to the observation outstanding
-	done    chan struct{}                // closed when the guest has ended and is freed
-	death   protocol.Reply               // why it ended; written before done closes
+	// The hand-off (handoff.go).
+	threaded bool                 // the guest runs on a lowered thread of its own
+	next     func() (event, bool) // resumes the guest until it pauses (true) or ends
+	drive    sync.Mutex           // held by whoever resumes the guest
+	requests chan struct{}        // threaded: a resumption for the thread to make
+	results  chan result          // a resumption made by a goroutine of the hand-off
+	unwind   sync.Once            // Stop resumes the guest to its end once
+	observe  func(int64) []byte   // the question under way, until the guest reads stdin
+	reply    protocol.Reply       // the answer the guest paused at
+	answers  chan protocol.Reply  // when set, gets the replies instead (tests of stdoutWriter alone)
+	done     chan struct{}        // closed when the guest has ended and is freed
+	death    protocol.Reply       // why it ended; written before done closes
 
 	killed   atomic.Bool
 	killCh   chan struct{}
 	killOnce sync.Once
 
-	cpu   atomic.Pointer[guestClock] // the guest thread's CPU clock, once it has one
-	pages atomic.Uint32              // the linear memory's size at the guest's last call of the host
+	// The guest's CPU time (handoff.go): cpu is the clock of the thread it
+	// is locked to and counting on, nil when it is not; cpuDone is its
+	// CPU time until its last lock ended.
+	cpu     atomic.Pointer[guestClock]
+	cpuDone atomic.Int64
+	pages   atomic.Uint32 // the linear memory's size at the guest's last call of the host
 	// turnCPU is the guest's CPU time (guestCPU, ns) when the question
 	// outstanding was delivered, or -1 before that (or when it was
 	// delivered soon after it was asked): the backstop counts from there
@@ -202,6 +214,9 @@ type Instance struct {
 	askedAt atomic.Int64
 
 	// ---- guest goroutine only ----
+	yield       func(event) bool  // pauses the guest (the coroutine's yield)
+	detached    bool              // resumed for this question by a goroutine of the hand-off
+	locked      bool              // locked to its thread, whose CPU time counts (cpu)
 	fuel        api.MutableGlobal // the counter; nil until the module is instantiated
 	mem         api.Memory        // the guest's linear memory, whose size sets the reserve
 	price       api.MutableGlobal // the guest's surcharge per memory access, set here
@@ -234,8 +249,8 @@ type Instance struct {
 type instanceKey struct{}
 
 // Start starts an instance of m. It returns at once: the module's start-up
-// runs on the guest goroutine until its first stdin read, and a failure there
-// is reported by the first Ask.
+// runs on the guest goroutine, as part of the first Ask, until its first
+// stdin read, and a failure there is reported by that Ask.
 func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, error) {
 	if cfg.Tank == nil {
 		return nil, errors.New("sandbox: Start without a Tank")
@@ -264,8 +279,7 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 	in := &Instance{
 		limits:  limits,
 		tank:    cfg.Tank,
-		deliver: make(chan func(int64) []byte, 1),
-		answers: make(chan protocol.Reply, 1),
+		results: make(chan result, 1),
 		done:    make(chan struct{}),
 		killCh:  make(chan struct{}),
 	}
@@ -292,47 +306,18 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 	// the match, and is stopped through Stop.
 	gctx := context.WithValue(context.WithoutCancel(ctx), instanceKey{}, in)
 	gctx = experimental.WithMemoryAllocator(gctx, experimental.MemoryAllocatorFunc(in.allocate))
-	go in.run(gctx, r.wz, cm, mc, func() { r.release(m) })
+	in.begin(nice.From(ctx), func() { in.run(gctx, r.wz, cm, mc, func() { r.release(m) }) })
 	return in, nil
 }
 
-// A guestClock reads the CPU time of the thread the guest goroutine is
-// locked to, since it was locked.
-type guestClock struct {
-	id   int32
-	base time.Duration
-}
-
-// guestCPU is the CPU time the guest has had since it started, or false
-// when it cannot be known (not yet started, or not on Linux).
-func (in *Instance) guestCPU() (time.Duration, bool) {
-	c := in.cpu.Load()
-	if c == nil {
-		return 0, false
-	}
-	t, ok := threadCPUTime(c.id)
-	return t - c.base, ok
-}
-
-// run is the guest goroutine; release is called when it ends. It keeps
-// its OS thread to itself, so that the thread's CPU time is the guest's
-// (and its host calls'): the backstop counts that, not the wall clock,
-// which a loaded machine stretches.
+// run is the guest's life, on the guest goroutine; release is called when
+// it ends.
 func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.CompiledModule, mc wazero.ModuleConfig, release func()) {
 	defer close(in.done)
 	defer release()
-	runtime.LockOSThread()
-	// A match may ask for its guests' threads to run below the rest of
-	// the process (internal/nice); a lowered thread ends with this
-	// goroutine instead of going back to the runtime's pool.
-	if !nice.Lower(nice.From(ctx)) {
-		defer runtime.UnlockOSThread()
-	}
-	if id, ok := threadClock(); ok {
-		if base, ok := threadCPUTime(id); ok {
-			in.cpu.Store(&guestClock{id, base})
-		}
-	}
+	// The guest goroutine is a coroutine, which must end as it began, not
+	// locked to a thread (runtime/coro.go).
+	defer in.unlockThread()
 	// wazero frees a module's memory when the module is closed, but when
 	// instantiation fails (a start function that traps, exits or runs out
 	// of fuel, a data segment out of bounds) it returns no module to close,
@@ -346,6 +331,10 @@ func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.Compil
 			in.end(fmt.Errorf("sandbox: %v", p))
 		}
 	}()
+	if in.killed.Load() { // stopped before its first question
+		in.end(errStopped)
+		return
+	}
 	in.budget = in.limits.StartAllowance
 	mod, err := wz.InstantiateModule(ctx, cm, mc)
 	if err != nil {
@@ -493,6 +482,7 @@ func (in *Instance) refill(mod api.Module, counter, charge int64) int64 {
 	if in.killed.Load() {
 		panic(errStopped)
 	}
+	in.detach() // a slice is spent: the question is not a quick one
 	live := in.budget + counter
 	if r, _ := in.reserve(); live < r {
 		in.fuel.Set(uint64(counter + charge))
@@ -512,6 +502,9 @@ func (in *Instance) charge(n int64) {
 	}
 	if n <= 0 || in.fuel == nil {
 		return
+	}
+	if n >= in.limits.Slice {
+		in.detach() // the work paid for may take as long as a slice
 	}
 	c := in.counter() - n
 	if in.budget+c < 0 {
@@ -539,6 +532,7 @@ func (in *Instance) resume() {
 		panic(errOutOfFuel)
 	}
 	if in.counter() < meter.Reserve || in.budget < extra {
+		in.detach() // a slice is spent
 		in.slice(live)
 	}
 }
@@ -547,12 +541,13 @@ func (in *Instance) resume() {
 // posted: this is the moment of delivery, when the tank is filled.
 func (in *Instance) startTurn(observe func(left int64) []byte) {
 	// Reading the thread's CPU clock is a system call (0.8-1.8 µs on the
-	// project's machine at a load of 15, a good part of a trivial bot's
-	// round trip), so it is made only when the delivery comes late: a
-	// guest that read stdin within turnCPUAfter of the question has had
-	// at most that much CPU time before it, which the backstop may as
-	// well count.
-	if sinceEpoch()-in.askedAt.Load() > int64(turnCPUAfter) {
+	// project's machine at a load of 15, more than a trivial bot's whole
+	// round trip), so it is made only when the guest is counting its CPU
+	// time (not before its question's first slice boundary: handoff.go)
+	// and the delivery comes late: a guest that read stdin within
+	// turnCPUAfter of the question has had at most that much CPU time
+	// before it, which the backstop may as well count.
+	if in.cpu.Load() != nil && sinceEpoch()-in.askedAt.Load() > int64(turnCPUAfter) {
 		if c, ok := in.guestCPU(); ok {
 			in.turnCPU.Store(int64(c))
 		}
@@ -583,16 +578,22 @@ func (in *Instance) startTurn(observe func(left int64) []byte) {
 	in.pending = append(observe(left), '\n')
 }
 
-// finish answers the outstanding observation.
+// finish answers the outstanding observation: the guest pauses here, and
+// whoever asked gets the reply.
 func (in *Instance) finish(r protocol.Reply) {
 	in.outstanding = false
 	in.prof.setPhase(phaseBetween)
 	r.Fuel = in.delivered - max(in.live(), 0)
 	in.tank.set(in, max(in.live(), 0)+in.held)
-	select {
-	case in.answers <- r:
-	default: // cannot happen: one answer per delivery
+	in.reply = r
+	if in.answers != nil { // no guest to pause: stdoutWriter alone
+		select {
+		case in.answers <- r:
+		default:
+		}
+		return
 	}
+	in.pause(evAnswer) // until the next question, or Stop
 }
 
 // end records why the guest ended.
@@ -631,104 +632,6 @@ func (in *Instance) end(err error) {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
-}
-
-// Ask delivers one observation and waits for the answer line. observe makes
-// the observation line (without its newline) given the fuel in the tank (of
-// which the answer may spend at most Tank.Answer, when set); it is called on
-// the guest goroutine when the bot reads stdin.
-// The reply's Status is OK, Fuel, Timeout, Crash or Malformed.
-func (in *Instance) Ask(ctx context.Context, observe func(left int64) []byte) protocol.Reply {
-	select {
-	case <-in.done:
-		return protocol.Reply{Status: in.death.Status, Detail: in.death.Detail}
-	default:
-	}
-	in.turnCPU.Store(-1)
-	in.askedAt.Store(sinceEpoch())
-	select {
-	case in.deliver <- observe:
-	default:
-		return protocol.Reply{Status: protocol.Crash, Detail: "sandbox: the previous observation was never read"}
-	}
-	// The backstop: the guest's CPU time since the question, where it can
-	// be read, and the wall-clock time in any case. The CPU time cannot
-	// grow faster than the wall clock (the guest is one thread), so the
-	// timer is set to the earliest moment either limit can be reached.
-	// Once the observation is delivered the CPU time counts from the
-	// delivery: what the guest did before it (its start-up, or the work
-	// after its previous answer, up to the rest of that answer's fuel) is
-	// one allotment of fuel, and the answer is another, each priced to
-	// take well under half the limit (docs/fuel.md). Counted together, a
-	// chess clock's bot spending both on the dearest work reached the
-	// limit on a busy machine (TestRedTeam4ChessClockWindow).
-	cpu0, _ := in.guestCPU()
-	wall0 := time.Now()
-	cpuLimit, wallLimit := in.limits.CPU, in.limits.Wall
-	timer := time.NewTimer(min(cpuLimit, wallLimit))
-	defer timer.Stop()
-	for {
-		select {
-		case r := <-in.answers:
-			return r
-		case <-in.done:
-			select {
-			case r := <-in.answers: // it answered, then ended
-				return r
-			default:
-				return in.death
-			}
-		case <-timer.C:
-			wall := time.Since(wall0)
-			used := wall
-			if cpu, ok := in.guestCPU(); ok {
-				base := cpu0
-				if d := in.turnCPU.Load(); d >= 0 {
-					base = time.Duration(d)
-				}
-				used = cpu - base
-			}
-			if used >= cpuLimit || wall >= wallLimit {
-				in.kill()
-				return protocol.Reply{Status: protocol.Timeout, Detail: fmt.Sprintf("no answer within the backstop of %v of CPU time (%v of wall-clock time)", cpuLimit, wallLimit)}
-			}
-			timer.Reset(max(min(cpuLimit-used, wallLimit-wall), time.Millisecond))
-		case <-ctx.Done():
-			in.kill()
-			return protocol.Reply{Status: protocol.Timeout, Detail: fmt.Sprintf("cancelled: %v", context.Cause(ctx))}
-		}
-	}
-}
-
-// turnCPUAfter: a delivery later than this after its question has the
-// guest's CPU time read, for the backstop to count from (startTurn).
-const turnCPUAfter = 10 * time.Millisecond
-
-// epoch is a fixed moment of the process's monotonic clock.
-var epoch = time.Now()
-
-// sinceEpoch is the monotonic time since epoch, in ns.
-func sinceEpoch() int64 { return int64(time.Since(epoch)) }
-
-// Stop ends the instance and waits until its memory is freed. A bot blocked
-// on stdin reads end of file; a computing one is aborted at its next slice
-// boundary. Stop is safe to call more than once.
-func (in *Instance) Stop() {
-	in.kill()
-	select {
-	case <-in.done:
-	case <-time.After(stopGrace):
-		// The guest did not reach a fuel check: a bug in the meter. Leak it
-		// rather than hang the match; it can no longer touch the tank.
-	}
-	in.tank.release(in)
-}
-
-func (in *Instance) kill() {
-	in.killOnce.Do(func() {
-		in.killed.Store(true)
-		close(in.killCh)
-	})
 }
 
 // Tank returns the tank the instance draws from. Its PerTurn and Cap never
@@ -783,18 +686,17 @@ func (s stdinReader) Read(p []byte) (int, error) {
 		// answer. Reading in the middle of a line is malformed, as for an
 		// answer (docs/sandbox.md), and the next question is answered so.
 		midLine := !in.outstanding && (len(in.line) > 0 || in.overflow)
-		select {
-		case observe := <-in.deliver:
-			if in.killed.Load() {
-				return 0, io.EOF
-			}
-			in.startTurn(observe)
-			if midLine {
-				in.line, in.overflow = in.line[:0], false
-				in.finish(protocol.Reply{Status: protocol.Malformed, Detail: "a line written after the previous answer was not ended by a newline before the bot read stdin again"})
-			}
-		case <-in.killCh:
+		// The question under way, set before the guest was resumed. There
+		// is none only when the guest was resumed to be stopped.
+		observe := in.observe
+		in.observe = nil
+		if observe == nil || in.killed.Load() {
 			return 0, io.EOF // the match is over: stdin is closed
+		}
+		in.startTurn(observe)
+		if midLine {
+			in.line, in.overflow = in.line[:0], false
+			in.finish(protocol.Reply{Status: protocol.Malformed, Detail: "a line written after the previous answer was not ended by a newline before the bot read stdin again"})
 		}
 	}
 	n := min(len(p), len(in.pending))
