@@ -14,6 +14,7 @@ BenchmarkRoundTrip/go-2         	   20000	     31300 ns/op	      2482 fuel/op
 BenchmarkRoundTrip/c-2          	   20000	     15060 ns/op	      1254 fuel/op
 BenchmarkRoundTrip/go-2         	   20000	     29100 ns/op	      2482 fuel/op
 BenchmarkChannelPingPong-2      	   20000	       310 ns/op
+BenchmarkRoundTrip/c-nice-2     	   20000	     51000 ns/op	     48000 cpu-ns/op	      1254 fuel/op	       340.0 pingpong-cpu-ns/op	       350.5 pingpong-ns/op
 BenchmarkSearch/c               	      10	 512 metered-ns/op	 400 unmetered-ns/op	 1.187 cpu-ratio
 PASS
 `
@@ -26,6 +27,9 @@ PASS
 	}
 	if got := benchValues(out, "ChannelPingPong", "ns/op")[""]; !slices.Equal(got, []float64{310}) {
 		t.Fatalf("ping-pong: %v", got)
+	}
+	if got := benchValues(out, "RoundTrip", "pingpong-ns/op")["c-nice"]; !slices.Equal(got, []float64{350.5}) {
+		t.Fatalf("the round trip's ping-pong: %v", got)
 	}
 	if got := benchValues(out, "Search", "cpu-ratio")["c"]; !slices.Equal(got, []float64{1.187}) {
 		t.Fatalf("search: %v", got)
