@@ -249,7 +249,7 @@ func (in *Instance) outcome(ev event, ok bool) protocol.Reply {
 // rest of that answer's fuel) is one allotment of fuel, and the answer is
 // another, each priced to take well under half the limit (docs/fuel.md).
 // Counted together, a chess clock's bot spending both on the dearest work
-// reached the limit on a busy machine (TestRedTeam4ChessClockWindow).
+// reached the limit on a busy machine (TestChessClockWindow).
 func (in *Instance) wait(ctx context.Context, cpu0 time.Duration) protocol.Reply {
 	cpuLimit, wallLimit := in.limits.CPU, in.limits.Wall
 	timer := time.NewTimer(min(cpuLimit, wallLimit))

@@ -41,7 +41,7 @@ type wasiCost struct {
 	// cannot set times, and wazero then falls back to setting them by the
 	// descriptor's path on its file system, which stdio does not have: a
 	// nil dereference (recovered, the bot crashed with a Go runtime error
-	// instead of getting an errno; TestRedTeam4WASI).
+	// instead of getting an errno; TestWASIAttacks).
 	noFd bool
 }
 
@@ -130,7 +130,7 @@ func (l chargeListener) Before(ctx context.Context, mod api.Module, _ api.Functi
 // the descriptor, which is never a directory here (no directory is
 // preopened): a path of the whole 248 MiB memory took the host 248 MiB to
 // 744 MiB of memory and a second of CPU a call, for 4,000,000 units of
-// fuel (TestRedTeam4Corpus). An empty path ("." to wazero) gets the same
+// fuel (TestWASIAttackCorpus). An empty path ("." to wazero) gets the same
 // answer every path gets here, EBADF or ENOTDIR (EINVAL from
 // path_readlink), at no cost; one out of bounds still gets EFAULT, without
 // being read. (params is the stack the function reads its arguments from.)

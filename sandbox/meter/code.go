@@ -490,7 +490,7 @@ func FrameBytes(values uint64) int64 {
 // shared, so the frame grows with the values the function computes, not
 // with its locals: a function keeping 100 values on the operand stack
 // across a call took 8 KB a frame where 16 bytes a local counted 144
-// (sandbox/redteam4_test.go). Every value the compiler makes comes from an
+// (sandbox/wasi_attacks_test.go). Every value the compiler makes comes from an
 // instruction's results (one each, counted for every instruction, more for
 // calls and blocks), or from a place where paths join, where it may take a
 // new value of every local the function assigns (wazero drops those that

@@ -16,7 +16,7 @@ import (
 	. "github.com/arenabots/arena/sandbox/wasmtest"
 )
 
-// The second red team's corpus (TestRedTeam2*): attacks on the host's side
+// The second red team's corpus (the tests of this file): attacks on the host's side
 // of the sandbox (stdio, WASI argument handling, the clocks), written from
 // docs/sandbox.md and docs/fuel.md and from reading wazero's WASI code, by
 // someone who wrote neither. Every module ends each turn in a status other
@@ -64,7 +64,7 @@ func processCPU() time.Duration {
 }
 
 func runRed2(t *testing.T, c red2Case) {
-	if c.skip != "" && !*RedTeamHoles {
+	if c.skip != "" && !*AttackHoles {
 		t.Skip(c.skip)
 	}
 	if c.long && testing.Short() {
@@ -381,7 +381,7 @@ var red2Corpus = []red2Case{
 	// chain of dependent loads through 248 MiB misses every cache and the
 	// TLB (a nested page walk under KVM): 85-160 ns of CPU a hop of 4
 	// units here, against 0.45 ns a unit for the plain loop measured in
-	// the same run (TestRedTeam2ChaseRate) -- 100 to 350 times. 20M fuel
+	// the same run (TestChaseRate) -- 100 to 350 times. 20M fuel
 	// took 1.7-3.2 s of CPU (7-12 s wall at a load of 19), the start-up
 	// allowance (67.5M after the memory's price) 6-10 s: timeout, not
 	// fuel, on an idle machine too. madvise(MADV_HUGEPAGE) on the mapping
@@ -468,7 +468,7 @@ var red2PerGame = []red2Case{
 		perGame: 1_000_000_000, want: "fuel fuel fuel fuel", check: spentTheBound, cpu: 8 * time.Second, long: true},
 }
 
-func TestRedTeam2Corpus(t *testing.T) {
+func TestHostAttackCorpus(t *testing.T) {
 	for _, c := range append(red2Corpus, red2PerGame...) {
 		t.Run(c.name, func(t *testing.T) { runRed2(t, c) })
 	}
@@ -529,11 +529,11 @@ const (
 	i64Load  = 0x29
 )
 
-// TestRedTeam2ChaseRate measures the host's CPU time per unit of fuel of the
+// TestChaseRate measures the host's CPU time per unit of fuel of the
 // pointer chase against the plain loop, in the same run, and holds the
 // chase to the cost model's promise (docs/fuel.md): a full tank of
 // 20,000,000 in well under a second.
-func TestRedTeam2ChaseRate(t *testing.T) {
+func TestChaseRate(t *testing.T) {
 	plain := compileBytes(t, Echo{Turn: Forever(Get(0), I32(1), I32Add, Set(0)), TurnLocals: 1}.Module())
 	chase := compileBytes(t, chaseModule(3968, false))
 	rate := func(mod *Module) time.Duration {
@@ -563,9 +563,9 @@ func TestRedTeam2ChaseRate(t *testing.T) {
 	}
 }
 
-// RedTeamHoles runs the red team's tests of holes not fixed yet, which are
-// skipped otherwise: go test -run RedTeam2 ./sandbox/ -args -redteam.holes
-var RedTeamHoles = flag.Bool("redteam.holes", false, "run the red team's tests of holes not fixed yet")
+// AttackHoles runs the red team's tests of holes not fixed yet, which are
+// skipped otherwise: go test -run HostAttackCorpus ./sandbox/ -args -attacks.holes
+var AttackHoles = flag.Bool("attacks.holes", false, "run the red team's tests of holes not fixed yet")
 
 // FIXED (instance.go, freeMemories): wazero frees a module's memory when
 // the module is closed, but a failed instantiation returns no module, so a
@@ -574,7 +574,7 @@ var RedTeamHoles = flag.Bool("redteam.holes", false, "run the red team's tests o
 // about 1 GiB a match, until the host ran out of memory. Three instances of
 // each such module in a row leave the resident and the virtual memory where
 // they were.
-func TestRedTeam2StartFunctionLeak(t *testing.T) {
+func TestStartFunctionLeak(t *testing.T) {
 	const size = meter.MaxMemoryPages * 65536
 	fill := Cat(I32(0), I32(7), I32(size), MemoryFill) // touch all 248 MiB
 	exit := withImport(Echo{MinPages: meter.MaxMemoryPages, Turn: Cat(fill, I32(0), Call(extra))}, "wasi_snapshot_preview1", "proc_exit", []byte{i32t}, nil)
@@ -633,7 +633,7 @@ func TestRedTeam2StartFunctionLeak(t *testing.T) {
 // slow module compiled, every match that opened a bot waited for it. The
 // caches are now looked up under r.mu alone, and compiling itself takes a
 // slot of r.gate.
-func TestRedTeam2CompileDoesNotBlockCacheHits(t *testing.T) {
+func TestCompileDoesNotBlockCacheHits(t *testing.T) {
 	cached := Echo{}.Module()
 	compileBytes(t, cached)
 	// Empty ifs are quadratic in wazero's compiler (docs/sandbox.md); a
@@ -662,7 +662,7 @@ func TestRedTeam2CompileDoesNotBlockCacheHits(t *testing.T) {
 // A stopped instance is gone at once, even in the middle of the largest
 // single operations: the guest ends (its goroutine and memory freed)
 // before Stop returns, within the 5 s grace of Stop.
-func TestRedTeam2StopsAtOnce(t *testing.T) {
+func TestStopsAtOnce(t *testing.T) {
 	n := int32(64 << 20)
 	cases := []struct {
 		name string
@@ -755,7 +755,7 @@ func (s *refStdout) write(p []byte, maxLine int) {
 // Whatever the bytes, the pieces they are written in and the moments an
 // answer is awaited, stdoutWriter gives the same answers and leaves the same
 // line in progress as the one-step-per-line reference.
-func FuzzRedTeam2StdoutState(f *testing.F) {
+func FuzzStdoutState(f *testing.F) {
 	f.Add([]byte("a\nb\n\nccc\ndd"), []byte{3, 0, 1, 200, 2}, uint8(4))
 	f.Add([]byte("\n\n\n\nxxxxxxxxxx\nyy"), []byte{1, 1, 9, 0}, uint8(3))
 	f.Add(bytes.Repeat([]byte("0123456789\n"), 1000), []byte{255, 7, 0, 128}, uint8(20))

@@ -54,7 +54,7 @@ func firstOK(t *testing.T, r *replay.Replay) *replay.Seat {
 	return nil
 }
 
-func TestRedTeam2ReplayEdits(t *testing.T) {
+func TestReplayEdits(t *testing.T) {
 	cases := []struct {
 		name string
 		edit func(t *testing.T, r *replay.Replay)
@@ -92,7 +92,7 @@ func TestRedTeam2ReplayEdits(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if c.skip != "" && !*sandbox.RedTeamHoles {
+			if c.skip != "" && !*sandbox.AttackHoles {
 				t.Skip(c.skip)
 			}
 			r := greedyReplay(t)

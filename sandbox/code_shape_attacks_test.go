@@ -18,7 +18,7 @@ import (
 	. "github.com/arenabots/arena/sandbox/wasmtest"
 )
 
-// The fifth red team's corpus (TestRedTeam5*): attacks on the two defences
+// The fifth red team's corpus (the tests of this file): attacks on the two defences
 // of 27 November, the meter's estimate of the host stack (meter.FrameBytes,
 // docs/sandbox.md "The host stack") and cost model 5's call surcharge
 // (docs/fuel.md "Calls (cost model 5)"), written from those pages, the
@@ -46,21 +46,21 @@ import (
 //     (the plain loop: 0.12), so the start-up allowance times out (2.4 s
 //     of CPU, the backstop) and a turn's 20,000,000 takes 1.8-2.0 s. It is
 //     the code's size, not its functions (64 functions of 870 pieces, 82
-//     ns), nor the calls (TestRedTeam5FreeTierCalls).
+//     ns), nor the calls (TestFreeTierCalls).
 //   - Empty loops are free work. Block structure costs no fuel, but the
 //     meter checks the tank at every loop header: 1,000 empty loops a
 //     round of a loop that pays 1 unit take 783-931 ns of CPU a unit, and
-//     both turns of a match time out (TestRedTeam5FreeCode).
+//     both turns of a match time out (TestFreeCode).
 //   - Branches cost 1 unit however many values wazero moves for them: a
 //     loop branching back with 10,000 locals takes 15 µs of CPU a unit,
 //     and since the backstop's stop waits for the next slice of 1,000,000
 //     units, a timed-out turn goes on for 15 s of CPU
-//     (TestRedTeam5BranchMoves).
+//     (TestBranchMoves).
 //
 // Figures: 27 November 2026, 00:53-01:17 UTC, load average 1-9 (the
 // project's CI running), nice -n 19. Within the defences: every other
 // value made live across a call (conversions, divisions, SIMD, constants;
-// TestRedTeam5Frames), return_call (refused), 512 of the largest functions
+// TestFrames), return_call (refused), 512 of the largest functions
 // called in a scattered order, empty blocks, nops and calls of an empty
 // function.
 
@@ -323,11 +323,11 @@ var rt5FrameCases = []struct {
 	{name: "a br_table of 4,096 targets passing 20 v128 locals to a loop", wasm: func() []byte { return rt5Table(20, 4096, v128t) }},
 }
 
-// TestRedTeam5Frames: wazero's frame of each function of rt5FrameCases,
+// TestFrames: wazero's frame of each function of rt5FrameCases,
 // measured, against the meter's estimate. The frames are those of wazero's
 // amd64 compiler (the project's machines), the same in a race build, where
 // compiling each case in the test's process takes a second.
-func TestRedTeam5Frames(t *testing.T) {
+func TestFrames(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skip("the frames measured are those of wazero's amd64 compiler")
 	}
@@ -341,7 +341,7 @@ func TestRedTeam5Frames(t *testing.T) {
 			est := rt5Estimate(t, wasm, rt5F-5)
 			t.Logf("frame %d bytes (wazero's stack overflowed at depth %d), estimated %d: %.2f times", frame, depth, est, float64(frame)/float64(est))
 			if frame > est {
-				if c.hole != "" && !*RedTeamHoles {
+				if c.hole != "" && !*AttackHoles {
 					t.Skip(c.hole)
 				}
 				t.Errorf("a frame takes %d bytes of wazero's stack, more than the %d the meter counts", frame, est)
@@ -375,15 +375,15 @@ func rt5Pieces(funcs, pieces, pad int) []byte {
 // the start-up allowance of 100,000,000 in 0.5 s (docs/fuel.md).
 const rt5DearRate = 5.0
 
-// TestRedTeam5CodeSpread measures the host's CPU time per unit of fuel of
+// TestCodeSpread measures the host's CPU time per unit of fuel of
 // rt5Pieces on a full tank of a turn, growing the code the pieces spread
 // over: they pay neither the call surcharge (at most 512 functions) nor the
 // memory's (the pads never run), only the branch surcharge of cost model 5
 // (before it: 1.6 ns a unit in 217 KB of code, 64-88 in 7-8 MB, 00:58-01:05
 // UTC, load 1.3-9). The bound is the turn's target (callMaxRate) with half
 // again for the load of a whole test run, which moved the 4 MB case from
-// 14 to 27.5 ns. The calls are not what costs: TestRedTeam5FreeTierCalls.
-func TestRedTeam5CodeSpread(t *testing.T) {
+// 14 to 27.5 ns. The calls are not what costs: TestFreeTierCalls.
+func TestCodeSpread(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of CPU")
 	}
@@ -426,7 +426,7 @@ var red5Corpus = []red2Case{
 	{name: "512 functions of 96 pieces each, called forever, in start-up",
 		wasm: func() []byte { return inStartup(rt5Pieces(512, 96, 8)) }, obs: 1,
 		want: "fuel", detail: "start-up allowance", long: true},
-	// Fixed, was a hole (branch moves, TestRedTeam5BranchMoves): 10,000 i64 locals
+	// Fixed, was a hole (branch moves, TestBranchMoves): 10,000 i64 locals
 	// passed back to a loop's header at 2 units an iteration, 15 µs of CPU
 	// a unit. The backstop's timeout is carried out at the guest's next
 	// slice boundary, 1,000,000 units on, which here is 15 s of CPU away:
@@ -439,7 +439,7 @@ var red5Corpus = []red2Case{
 	{name: "a loop over 10,000 locals, forever",
 		wasm: func() []byte { return rt5LocalLoop(10_000, i64t) }, obs: 2,
 		want: "fuel fuel", detail: "ran out of fuel", long: true},
-	// Fixed, was a hole (free checks, TestRedTeam5FreeCode): 1,000 empty loops a unit.
+	// Fixed, was a hole (free checks, TestFreeCode): 1,000 empty loops a unit.
 	{name: "1,000 empty loops a round, forever",
 		wasm: func() []byte { return Echo{Turn: Forever(Repeat(Cat(Loop, End), 1000))}.Module() }, obs: 2,
 		want: "fuel fuel", detail: "ran out of fuel", long: true},
@@ -452,18 +452,18 @@ var red5Corpus = []red2Case{
 		want: "fuel", detail: "ran out of fuel", long: true, cpu: time.Second},
 }
 
-func TestRedTeam5Corpus(t *testing.T) {
+func TestCodeShapeCorpus(t *testing.T) {
 	for _, c := range red5Corpus {
 		t.Run(c.name, func(t *testing.T) { runRed2(t, c) })
 	}
 }
 
-// TestRedTeam5TailCalls: a recursion by return_call would need no stack,
+// TestTailCalls: a recursion by return_call would need no stack,
 // and the meter takes the frame off its estimate before one (code.go,
 // stackBack), but wazero is not asked to run tail calls: the module is
-// refused at the door, never compiled. (TestRedTeam4Proposals tries
+// refused at the door, never compiled. (TestProposals tries
 // return_call_indirect.)
-func TestRedTeam5TailCalls(t *testing.T) {
+func TestTailCalls(t *testing.T) {
 	_, err := testRT.Compile(context.Background(), Echo{Turn: Cat([]byte{0x12}, ULEB(TurnFunc))}.Module())
 	t.Logf("%v", err)
 	if err == nil || !IsRefused(err) {
@@ -471,15 +471,15 @@ func TestRedTeam5TailCalls(t *testing.T) {
 	}
 }
 
-// TestRedTeam5FreeTierCalls: 512 functions as large as the code section
+// TestFreeTierCalls: 512 functions as large as the code section
 // allows (scatterCalls padded with 960 never-run increments each, 8.4 MB),
 // called in a scattered order forever, pay no call surcharge and need
 // none: each call touches the two ends of its function, 1,024 places of
 // code in all, which stay in the host's caches (1.5-3.0 ns of CPU a unit,
 // 01:05 UTC, load 1.2-1.6; the test allows twice the dear target for the
 // noise of a loaded machine). What the free tier leaves open is the jumps
-// within that code (TestRedTeam5CodeSpread).
-func TestRedTeam5FreeTierCalls(t *testing.T) {
+// within that code (TestCodeSpread).
+func TestFreeTierCalls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of CPU")
 	}
@@ -509,7 +509,7 @@ type rt5RateCase struct {
 func rt5Rates(t *testing.T, cases []rt5RateCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if c.hole != "" && !*RedTeamHoles {
+			if c.hole != "" && !*AttackHoles {
 				t.Skip(c.hole)
 			}
 			tank, bound := cmp.Or(c.tank, 1_000_000), cmp.Or(c.bound, rt5DearRate)
@@ -535,7 +535,7 @@ func rt5Rates(t *testing.T, cases []rt5RateCase) {
 	}
 }
 
-// TestRedTeam5FreeCode: code the cost model makes free (block, end, nop,
+// TestFreeCode: code the cost model makes free (block, end, nop,
 // an empty function's body) or that only the meter adds (a check at every
 // loop header, the stack estimate at a function's entry) must not cost the
 // host more than rt5DearRate a unit of the fuel around it (twice that for
@@ -550,7 +550,7 @@ func rt5Rates(t *testing.T, cases []rt5RateCase) {
 // with loopCheck and count 0: an empty loop, or one whose body starts
 // with an empty block or nops; a header followed by another loop already
 // drops its check), which no compiler's loop has.
-func TestRedTeam5FreeCode(t *testing.T) {
+func TestFreeCode(t *testing.T) {
 	rt5Rates(t, []rt5RateCase{
 		{name: "1,000 empty blocks a round", wasm: func() []byte { return Echo{Turn: Forever(Repeat(Cat(Block, End), 1000))}.Module() }},
 		{name: "1,000 nops a round", wasm: func() []byte { return Echo{Turn: Forever(Repeat([]byte{0x01}, 1000))}.Module() }},
@@ -591,7 +591,7 @@ func rt5IfLoop(k int, typ byte) []byte {
 		Loop, Get(c), If, rt5Rotate(k), End, Br(0), End))
 }
 
-// TestRedTeam5BranchMoves: a branch costs 1 unit however many values it
+// TestBranchMoves: a branch costs 1 unit however many values it
 // passes to its target, and wazero moves every local the target keeps as
 // a parameter (and the target's own parameters) on every branch taken,
 // through temporaries of their own where an argument is one of those
@@ -609,7 +609,7 @@ func rt5IfLoop(k int, typ byte) []byte {
 // label's arity and the locals the function assigns: at the dear target,
 // a unit for every 3 values; or a far lower limit on the locals of a
 // function, and a unit for every 25.
-func TestRedTeam5BranchMoves(t *testing.T) {
+func TestBranchMoves(t *testing.T) {
 	rt5Rates(t, []rt5RateCase{
 		{name: "a loop of 16 parameters", wasm: func() []byte { return rt5ParamLoop(16) }},
 		{name: "a loop of 1,000 parameters", wasm: func() []byte { return rt5ParamLoop(1000) }},

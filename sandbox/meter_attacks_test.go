@@ -12,16 +12,16 @@ import (
 	. "github.com/arenabots/arena/sandbox/wasmtest"
 )
 
-// The third red team's corpus (TestRedTeam3*): attacks written against
+// The third red team's corpus (the tests of this file): attacks written against
 // docs/sandbox.md and docs/fuel.md (cost model 4) by someone who wrote
-// neither, looking for what the hostile corpus, TestRedTeam and
-// TestRedTeam2* do not try: the meter's own globals and names, proposals
+// neither, looking for what the hostile corpus, TestAttackCorpus and
+// host_attacks_test.go does not try: the meter's own globals and names, proposals
 // it does not meter, memory growth across the surcharge's tiers, host
 // calls that touch memory at scattered addresses, answers at the edges of
 // the line limit and of UTF-8. Each is refused at the door or plays its
 // turns twice with the pinned statuses (runRed2: never timeout, the host's
 // CPU time and memory bounded, the same replies both times). The holes it
-// found, since fixed, are in redteam3_hostcalls_test.go.
+// found, since fixed, are in hostcall_prices_test.go.
 
 // rt3Seed seeds the red team's shuffles.
 const rt3Seed = 0x9e3779b97f4a7c15
@@ -338,7 +338,7 @@ var red3Long = []red3Case{
 
 // rt3Live: the Turn loads k values (i32, or v128), calls itself, and adds
 // them up after the call returns, so that all k are live across the call
-// (TestRedTeam's cases drop them, which lets the compiler drop the loads).
+// (TestAttackCorpus's cases drop them, which lets the compiler drop the loads).
 func rt3Live(k int, v128 bool) []byte {
 	var push, sum []byte
 	for i := 0; i < k; i++ {
@@ -368,7 +368,7 @@ type red3Case struct {
 	model4 bool
 }
 
-func TestRedTeam3Corpus(t *testing.T) {
+func TestMeterAttackCorpus(t *testing.T) {
 	for _, c := range append(red3Corpus, red3Long...) {
 		t.Run(c.name, func(t *testing.T) {
 			if c.long && testing.Short() {
@@ -384,20 +384,20 @@ func TestRedTeam3Corpus(t *testing.T) {
 
 // skipWithoutSurcharge skips a case of cost model 4 under an earlier one,
 // which does not charge memory accesses by the memory's size (a pointer
-// chase is then the known hole TestRedTeam2Corpus keeps skipped) and does
+// chase is then the known hole TestHostAttackCorpus keeps skipped) and does
 // not reserve the name arena_price.
 func skipWithoutSurcharge(t *testing.T) {
 	if meter.CostModel < 4 {
-		t.Skipf("cost model %d: no surcharge on memory accesses (the pointer chase is the known hole of TestRedTeam2Corpus), no arena_price", meter.CostModel)
+		t.Skipf("cost model %d: no surcharge on memory accesses (the pointer chase is the known hole of TestHostAttackCorpus), no arena_price", meter.CostModel)
 	}
 }
 
-// TestRedTeam3StraddleChase: the pointer chase of cost model 4 with every
+// TestStraddleChase: the pointer chase of cost model 4 with every
 // pointer across two pages, so that every load walks two, on a full tank of
 // 20,000,000: the second walk finds the page tables in the caches, and it
 // costs about what the plain chase does (0.54-0.68 s of CPU at a load of 6,
 // the plain chase 0.54 s beside it); it stays under the backstop.
-func TestRedTeam3StraddleChase(t *testing.T) {
+func TestStraddleChase(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of CPU")
 	}

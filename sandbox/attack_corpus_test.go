@@ -311,13 +311,13 @@ var redIovecStartup = []redCase{
 	}, want: "fuel fuel fuel fuel", detail: "start-up allowance"},
 }
 
-func TestRedTeamIovecStartup(t *testing.T) {
+func TestIovecStartupAttack(t *testing.T) {
 	for _, c := range redIovecStartup {
 		t.Run(c.name, func(t *testing.T) { runRedCase(t, c) })
 	}
 }
 
-func TestRedTeam(t *testing.T) {
+func TestAttackCorpus(t *testing.T) {
 	for _, c := range append(redCorpus, redCorpus2...) {
 		t.Run(c.name, func(t *testing.T) { runRedCase(t, c) })
 	}

@@ -10,7 +10,7 @@ import (
 	. "github.com/arenabots/arena/sandbox/wasmtest"
 )
 
-// Holes the third red team found (sandbox/redteam2_test.go has the attacks
+// Holes the third red team found (sandbox/meter_attacks_test.go has the attacks
 // that hold). Each test asserts what issue 9 demands and fails today.
 
 // Once a hole (fixed): a host call that touches the guest's memory at addresses the bot
@@ -37,7 +37,7 @@ import (
 // fd_write with meter.HostMaxIovecs iovecs in 248 MiB, about 300,000).
 const maxUnspent = 400_000
 
-func TestRedTeam3IovecsPayNoSurcharge(t *testing.T) {
+func TestIovecsPayNoSurcharge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of CPU")
 	}
@@ -103,13 +103,13 @@ func TestRedTeam3IovecsPayNoSurcharge(t *testing.T) {
 // carry as many iovecs as its answer can pay for: 2.7 million under a chess
 // clock's 100,000,000 (Lines and Boxes). This bot's iovec array starts
 // with its answer, "{}\n", then 2.7 million two-byte iovecs across the page
-// boundaries of 248 MiB (TestRedTeam3IovecsPayNoSurcharge): its answer
+// boundaries of 248 MiB (TestIovecsPayNoSurcharge): its answer
 // is ok at once, and the host call goes on for seconds after it, through a
 // Stop. Issue 9: "the instance stops running at once (no work of the bot
-// goes on after the verdict)"; TestRedTeam2StopsAtOnce allows the largest
+// goes on after the verdict)"; TestStopsAtOnce allows the largest
 // single operation 1 s of CPU. Stop waits for the call (5 s of grace, after
 // which it leaves the instance running and returns).
-func TestRedTeam3StopWaitsForHostCall(t *testing.T) {
+func TestStopWaitsForHostCall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of CPU")
 	}

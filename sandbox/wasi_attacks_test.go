@@ -15,7 +15,7 @@ import (
 	. "github.com/arenabots/arena/sandbox/wasmtest"
 )
 
-// The fourth red team's corpus (TestRedTeam4*): attacks written against
+// The fourth red team's corpus (the tests of this file): attacks written against
 // docs/sandbox.md and docs/fuel.md (cost model 4) and wazero's WASI code,
 // looking for what the hostile corpus and the first three red teams do not
 // try: every WASI function the sandbox offers with hostile arguments, path
@@ -120,19 +120,19 @@ func rt4Sweep(name string, def api.FunctionDefinition, skip ...string) []byte {
 // rt4SweepSkip: vectors that would end the bot rather than test the call.
 var rt4SweepSkip = map[string][]string{
 	// Closing stdout or stderr leaves the bot without its answer or log;
-	// closing stdin ends it (TestRedTeam2Corpus, fd_close(0) and (1)).
+	// closing stdin ends it (TestHostAttackCorpus, fd_close(0) and (1)).
 	"fd_close": {"stdin, 32 KiB inside", "stdout, 32 KiB inside", "stderr, 32 KiB inside"},
 }
 
-// TestRedTeam4WASI calls every function of the WASI module the sandbox
+// TestWASIAttacks calls every function of the WASI module the sandbox
 // offers (listed from the Runtime itself, so a function a new wazero adds
 // is swept too) with each hostile vector, every turn: the host answers an
 // errno every time, the same on every run, and never panics, hangs or
 // grows. Then each is called forever with the 32 KiB vector (stdout for
 // a descriptor) on a full tank: the host's CPU time per unit of fuel stays
 // within rt4MaxRate. proc_exit, the one function that does not return, is
-// in TestRedTeam4Corpus.
-func TestRedTeam4WASI(t *testing.T) {
+// in TestWASIAttackCorpus.
+func TestWASIAttacks(t *testing.T) {
 	defs := testRT.wasi.ExportedFunctionDefinitions()
 	names := make([]string, 0, len(defs))
 	for n := range defs {
@@ -177,7 +177,7 @@ func TestRedTeam4WASI(t *testing.T) {
 	}
 }
 
-// rt4ShortSweep are the functions TestRedTeam4WASI sweeps with -short (the
+// rt4ShortSweep are the functions TestWASIAttacks sweeps with -short (the
 // race run): those whose fixes are here, and one of each other kind.
 var rt4ShortSweep = []string{"args_get", "clock_time_get", "fd_close", "fd_filestat_set_times", "fd_read",
 	"fd_renumber", "fd_write", "path_open", "path_readlink", "path_rename", "path_symlink",
@@ -453,7 +453,7 @@ func rt4NoMemory() []byte {
 		Sec(10, Cat(ULEB(1), ULEB(uint64(len(body))), body)))
 }
 
-func TestRedTeam4Corpus(t *testing.T) {
+func TestWASIAttackCorpus(t *testing.T) {
 	for _, c := range red4Corpus {
 		t.Run(c.name, func(t *testing.T) {
 			if c.long && testing.Short() {
@@ -464,9 +464,9 @@ func TestRedTeam4Corpus(t *testing.T) {
 	}
 }
 
-// TestRedTeam4Rates: the host's CPU time per unit of fuel of host calls on
+// TestHostCallRates: the host's CPU time per unit of fuel of host calls on
 // the largest buffers, each on a full tank (rt4Rate), against rt4MaxRate.
-func TestRedTeam4Rates(t *testing.T) {
+func TestHostCallRates(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of CPU")
 	}
@@ -563,7 +563,7 @@ func rt4Clock() []byte {
 	return WithSections(m, Sec(8, ULEB(TurnFunc+1)))
 }
 
-// TestRedTeam4ChessClockWindow: the backstop must never stop a bot that
+// TestChessClockWindow: the backstop must never stop a bot that
 // stays within its fuel (docs/fuel.md prices one answer's 100,000,000 of a
 // chess clock to take well under half of it). But what a question waits
 // for is not one answer's fuel: the first holds the start-up allowance as
@@ -572,7 +572,7 @@ func rt4Clock() []byte {
 // both to the full, chasing pointers through 248 MiB, the dearest work
 // per unit there is, beside a second such bot and two plain loops (two
 // matches a core, as the prices were calibrated).
-func TestRedTeam4ChessClockWindow(t *testing.T) {
+func TestChessClockWindow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of CPU")
 	}
@@ -634,7 +634,7 @@ func TestRedTeam4ChessClockWindow(t *testing.T) {
 		// is not overloaded (0.3 s here at a load of 18; up to about 1.5 s
 		// at 28, by its figures); together they were counted against it.
 		// The statuses above hold the backstop to each side alone;
-		// TestRedTeam4BackstopCountsFromDelivery shows the split exactly.
+		// TestBackstopCountsFromDelivery shows the split exactly.
 		for i, w := range ws {
 			if w.before > DefaultLimits.CPU || w.after > DefaultLimits.CPU {
 				t.Errorf("question %d: %v of CPU before the delivery, %v after: one side alone is over the backstop", i, w.before, w.after)
@@ -651,12 +651,12 @@ func rt4Spin(n int32) []byte {
 		Loop, Get(0), I32(1), I32Sub, Tee(0), BrIf(0), End)}.Module())
 }
 
-// TestRedTeam4BackstopCountsFromDelivery: the backstop counts the guest's
+// TestBackstopCountsFromDelivery: the backstop counts the guest's
 // CPU time from the delivery of the observation, and what it does before
 // the delivery (here its start-up) on its own. A bot spending two equal
 // allotments, one before its first delivery and one after, each well within
 // the limit, is never stopped, although the two together are over it.
-func TestRedTeam4BackstopCountsFromDelivery(t *testing.T) {
+func TestBackstopCountsFromDelivery(t *testing.T) {
 	mod := compileBytes(t, rt4Spin(40_000_000)) // 200,000,000 units each side
 	limits := Limits{StartAllowance: 1e9, CPU: time.Minute, Wall: time.Minute}
 	ask := func(l Limits) (protocol.Reply, time.Duration, time.Duration) {
@@ -698,10 +698,10 @@ func TestRedTeam4BackstopCountsFromDelivery(t *testing.T) {
 	}
 }
 
-// TestRedTeam4Proposals: instructions of WebAssembly proposals the meter
+// TestProposals: instructions of WebAssembly proposals the meter
 // does not count (or that wazero does not run) are refused at the door,
 // quickly and by name or as not validating, never compiled unmetered.
-func TestRedTeam4Proposals(t *testing.T) {
+func TestProposals(t *testing.T) {
 	cases := []struct {
 		name string
 		turn []byte
@@ -735,11 +735,11 @@ func TestRedTeam4Proposals(t *testing.T) {
 	}
 }
 
-// TestRedTeam4CallChain: a chain of 20,000 distinct functions, each keeping
+// TestCallChain: a chain of 20,000 distinct functions, each keeping
 // 10 values live across its call of the next: no recursion, so the stack
 // it takes is bounded by the code (a few bytes of code a live value), and
 // the meter's estimate need not see it.
-func TestRedTeam4CallChain(t *testing.T) {
+func TestCallChain(t *testing.T) {
 	const n = 20_000
 	runRed2(t, red2Case{name: "a chain of 20,000 calls", wasm: func() []byte {
 		var bodies []byte
@@ -765,11 +765,11 @@ func TestRedTeam4CallChain(t *testing.T) {
 // the host) and a call into a different function's machine code.
 func rt4TableChase(n int) []byte { return chaseTable(n, meter.MaxTableElements) }
 
-// TestRedTeam4TableChase measures the host's CPU time per unit of fuel of
+// TestTableChase measures the host's CPU time per unit of fuel of
 // rt4TableChase, in a turn, against callMaxRate: call_indirect pays the
 // surcharge of a call by the module's functions and of an access to a
 // memory the size of the memory and the table (cost model 5).
-func TestRedTeam4TableChase(t *testing.T) {
+func TestTableChase(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of CPU")
 	}
@@ -794,10 +794,10 @@ func rt4CallScatter(n int) []byte { return scatterCalls(n, 0) }
 // backstop (docs/fuel.md). Start-up's dear prices are tested by the corpus.
 const callMaxRate = 25.0
 
-// TestRedTeam4CallScatter measures the host's CPU time per unit of fuel of
+// TestCallScatter measures the host's CPU time per unit of fuel of
 // rt4CallScatter, in a turn, against callMaxRate: a call pays the surcharge
 // by the module's functions (cost model 5).
-func TestRedTeam4CallScatter(t *testing.T) {
+func TestCallScatter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of CPU")
 	}

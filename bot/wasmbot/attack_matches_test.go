@@ -12,11 +12,11 @@ import (
 	. "github.com/arenabots/arena/sandbox/wasmtest"
 )
 
-// The red team's modules (sandbox/redteam_test.go) as seat 0 of whole Dots
+// The red team's modules (sandbox/attack_corpus_test.go) as seat 0 of whole Dots
 // and Boxes matches against a well-behaved wasm bot: the match is played to
 // its end in bounded time, no turn of the hostile seat is a timeout, and a
 // second run writes the same replay byte for byte.
-func TestRedTeamMatches(t *testing.T) {
+func TestAttackMatches(t *testing.T) {
 	const big = 0x20000 // above the echo module's buffers
 	startFn := func(e Echo) []byte { return WithSections(e.Module(), Sec(8, ULEB(TurnFunc))) }
 	iov64M := Cat(I32(0x11000), I32(big), Store(0), I32(0x11004), I32(64<<20), Store(0))
