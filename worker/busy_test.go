@@ -55,7 +55,7 @@ func TestBusyCompileDoesNotFailTheMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	busy := make(chan string, 1)
-	p, err := worker.New(q, worker.Options{Workers: 1, CacheDir: t.TempDir(), Log: slog.New(signalHandler{"too busy", busy})})
+	p, err := worker.New(q.Queue, worker.Options{Workers: 1, CacheDir: t.TempDir(), Log: slog.New(signalHandler{"too busy", busy})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestBusyCompileDoesNotFailTheMatch(t *testing.T) {
 	case <-time.After(5 * time.Second): // or failed the match, as it did
 	}
 	sandbox.CompileWallLimit = saved
-	r := results(t, q, 1, 60*time.Second)[1]
+	r := results(t, q.Queue, 1, 60*time.Second)[1]
 	cancel()
 	<-done
 	if r.Error != "" || r.Turns == 0 {
