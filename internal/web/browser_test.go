@@ -213,8 +213,19 @@ func TestBrowserPlayWholeDotsAndBoxesGame(t *testing.T) {
 		// The last free edge, so that the house bot gets boxes too.
 		before := eval[int](t, ctx, "Arena.viewer.frames.length")
 		if clicks == 0 {
-			// The first move with the keyboard alone: focus an edge, press Enter.
+			if n := eval[int](t, ctx, `document.querySelectorAll('a.skip[href="#board"]').length`); n != 1 {
+				t.Fatalf("%d skip links to the board", n)
+			}
+			// The first move with the keyboard alone: focus an edge, move
+			// with the arrow keys, press Enter. Edges are named in words.
 			eval[any](t, ctx, "document.querySelector('#board .hit').focus()")
+			if label := eval[string](t, ctx, "document.activeElement.getAttribute('aria-label')"); label != "Draw the top edge of the box in row 1, column 1" {
+				t.Fatalf("the first edge is read out as %q", label)
+			}
+			steps(t, ctx, "moving right with the arrow key", chromedp.KeyEvent(kb.ArrowRight))
+			if label := eval[string](t, ctx, "document.activeElement.getAttribute('aria-label') || ''"); label != "Draw the top edge of the box in row 1, column 2" {
+				t.Fatalf("after ArrowRight the focus is on %q", label)
+			}
 			steps(t, ctx, "drawing an edge with Enter", chromedp.KeyEvent(kb.Enter))
 			clicks++
 			waitJS(t, ctx, "the keyboard move to be taken", fmt.Sprintf("Arena.viewer.done || Arena.viewer.frames.length > %d", before), 10*time.Second)

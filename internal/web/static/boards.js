@@ -14,6 +14,34 @@ Arena.clear = function (n) { while (n.firstChild) n.removeChild(n.firstChild); }
 Arena.letter = function (c) { return String.fromCharCode(65 + c); };
 Arena.boards = {};
 
+// arrowKeys moves the focus among a board's pickable parts (selector) with
+// the arrow keys: to the nearest one whose centre lies in that direction,
+// nearest along it first. Enter or Space then plays the focused part.
+Arena.arrowKeys = function (svg, selector) {
+  svg.addEventListener('keydown', function (e) {
+    var dir = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[e.key];
+    if (!dir || !e.target.matches || !e.target.matches(selector)) return;
+    var centre = function (el) { var b = el.getBBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+    var from = centre(e.target), best = null, bestScore = Infinity;
+    Array.prototype.forEach.call(svg.querySelectorAll(selector), function (el) {
+      if (el === e.target) return;
+      var c = centre(el), dx = c[0] - from[0], dy = c[1] - from[1];
+      var along = dx * dir[0] + dy * dir[1], across = Math.abs(dx * dir[1] - dy * dir[0]);
+      if (along <= 0.5) return;
+      var score = along + 2 * across;
+      if (score < bestScore) { bestScore = score; best = el; }
+    });
+    if (best) { e.preventDefault(); best.focus(); }
+  });
+};
+
+// edgeLabel says which edge of a Dots and Boxes board o(r, c) is, in
+// words: "top edge of the box in row 1, column 2".
+Arena.edgeLabel = function (o, r, c, rows, cols) {
+  if (o === 'H') return r < rows ? 'top edge of the box in row ' + (r + 1) + ', column ' + (c + 1) : 'bottom edge of the box in row ' + r + ', column ' + (c + 1);
+  return c < cols ? 'left edge of the box in row ' + (r + 1) + ', column ' + (c + 1) : 'right edge of the box in row ' + (r + 1) + ', column ' + c;
+};
+
 // Dots and Boxes: 6 x 6 dots, edges coloured by the seat that drew them.
 Arena.boards['dots-and-boxes'] = {
   prepare: function (frame) { return frame; },
@@ -34,7 +62,7 @@ Arena.boards['dots-and-boxes'] = {
       var key = o + ':' + r + ':' + c, info = by[key];
       if (!drawn && ctx.pickEdge) {
         var hit = el('line', { class: 'hit', x1: x1, y1: y1, x2: x2, y2: y2, tabindex: 0, role: 'button',
-          'aria-label': 'Draw ' + o + '(' + r + ', ' + c + ')', 'data-edge': key }, edges);
+          'aria-label': 'Draw the ' + Arena.edgeLabel(o, r, c, rows, cols), 'data-edge': key }, edges);
         hit.addEventListener('click', function () { ctx.pickEdge(o, r, c); });
         hit.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); ctx.pickEdge(o, r, c); } });
       }
@@ -46,6 +74,7 @@ Arena.boards['dots-and-boxes'] = {
     for (r = 0; r < rows; r++) for (c = 0; c <= cols; c++)
       edge('V', r, c, M + c * S, M + r * S, M + c * S, M + (r + 1) * S, f.v && f.v[r] && f.v[r][c]);
     for (r = 0; r <= rows; r++) for (c = 0; c <= cols; c++) el('circle', { class: 'b-dot', cx: M + c * S, cy: M + r * S, r: 5 }, svg);
+    if (ctx.pickEdge && !svg.arrowKeys) { svg.arrowKeys = true; Arena.arrowKeys(svg, '.hit'); }
   },
   scores: function (f) { return f.scores || []; },
   mover: function (f) { return f.to_move; },
@@ -105,6 +134,7 @@ Arena.boards['lines-and-boxes'] = {
       var cls = 'b-dot' + (legal && legal[name] ? ' legal' : '') + (ctx.picked && ctx.picked.r === r && ctx.picked.c === c ? ' picked' : '');
       el('circle', { class: cls, cx: M + c * S, cy: M + r * S, r: legal && legal[name] ? 7 : 5 }, svg);
     })(r, c);
+    if (ctx.pickDot && !svg.arrowKeys) { svg.arrowKeys = true; Arena.arrowKeys(svg, '.hitdot'); }
   },
   // legalEnds lists the dots a line from p may end at: along its row and
   // column, until the first unit edge already drawn.
