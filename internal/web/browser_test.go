@@ -222,7 +222,12 @@ func TestBrowserPlayWholeDotsAndBoxesGame(t *testing.T) {
 			if label := eval[string](t, ctx, "document.activeElement.getAttribute('aria-label')"); label != "Draw the top edge of the box in row 1, column 1" {
 				t.Fatalf("the first edge is read out as %q", label)
 			}
+			index := eval[int](t, ctx, "Arena.viewer.index")
 			steps(t, ctx, "moving right with the arrow key", chromedp.KeyEvent(kb.ArrowRight))
+			steps(t, ctx, "and back and right again", chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.ArrowRight))
+			if now := eval[int](t, ctx, "Arena.viewer.index"); now != index {
+				t.Fatalf("the arrow keys on the board moved the viewer from turn %d to %d", index, now)
+			}
 			if label := eval[string](t, ctx, "document.activeElement.getAttribute('aria-label') || ''"); label != "Draw the top edge of the box in row 1, column 2" {
 				t.Fatalf("after ArrowRight the focus is on %q", label)
 			}

@@ -290,6 +290,7 @@
   });
   document.addEventListener('keydown', function (e) {
     var t = e.target, tag = t && t.tagName;
+    if (e.defaultPrevented) return; // a board's own keys (moving between edges, playing one)
     if (e.ctrlKey || e.metaKey || e.altKey || tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
     if (A.play && A.play.key && A.play.key(e)) { e.preventDefault(); return; }
     if (tag === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')) return;
