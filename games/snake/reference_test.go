@@ -2,13 +2,14 @@ package snake
 
 import (
 	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"slices"
 	"testing"
 )
 
-// referenceTurn is one line of testdata/reference-turns.jsonl: a position,
+// referenceTurn is one line of testdata/reference-turns.jsonl.gz: a position,
 // every snake's move ("" for no valid answer) and the position after the
 // turn as Battlesnake's reference rules engine (BattlesnakeOfficial/rules,
 // its standard ruleset's movement, starvation, feeding and elimination
@@ -45,12 +46,16 @@ func points(ps [][2]int) []Point {
 // with Advance and compares the whole position: bodies, health, who is
 // out and why, and the food left.
 func TestAgreesWithReferenceEngine(t *testing.T) {
-	f, err := os.Open("testdata/reference-turns.jsonl")
+	f, err := os.Open("testdata/reference-turns.jsonl.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
 	sc.Buffer(nil, 1<<20)
 	n := 0
 	for sc.Scan() {
