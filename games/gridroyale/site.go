@@ -3,18 +3,14 @@ package gridroyale
 import (
 	"embed"
 	"io/fs"
+
+	"github.com/arenabots/arena/game"
 )
 
 //go:embed web
 var siteFiles embed.FS
 
-// Site is the game's part of the web site: its board script (drawing and
-// input), its rules page, its style sheet and its picture on the home page
-// (docs/site.md, "A game's board").
-func (Game) Site() fs.FS {
-	f, err := fs.Sub(siteFiles, "web")
-	if err != nil {
-		panic(err) // web is embedded above, so it is there
-	}
-	return f
-}
+// Site is the part of the site for Grid Royale: the map with its ore, zone
+// and units, the orders a person gives, the rules page, its style sheet, the
+// home page's picture (docs/site.md, "A game's board").
+func (Game) Site() fs.FS { return game.WebFiles(siteFiles) }
