@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/kits"
 )
@@ -23,7 +24,7 @@ import (
 // folder, with the SDK copy it builds with.
 func (s *Site) kitArchive(w http.ResponseWriter, r *http.Request) {
 	lang, name := r.PathValue("lang"), r.PathValue("kit")
-	kit, ok := findKit(lang, strings.TrimSuffix(name, ".zip"))
+	kit, ok := s.findKit(lang, strings.TrimSuffix(name, ".zip"))
 	if !ok || !strings.HasSuffix(name, ".zip") {
 		s.fail(w, r, http.StatusNotFound, "There is no such starter kit: the kits are listed on the + New bot page.")
 		return
@@ -43,10 +44,13 @@ func (s *Site) kitArchive(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
 }
 
-// findKit finds the kit called name (its folder) in lang among every
-// game's kits.
-func findKit(lang, name string) (kits.Kit, bool) {
-	for _, g := range games.All() {
+// kitGames are the games whose kits the site offers: every game it shows.
+func (s *Site) kitGames() []game.Game { return games.All() }
+
+// findKit finds the kit called name (its folder) in lang among the site's
+// games' kits.
+func (s *Site) findKit(lang, name string) (kits.Kit, bool) {
+	for _, g := range s.kitGames() {
 		for _, k := range kits.Of(g) {
 			if k.Lang == lang && k.Name == name {
 				return k, true
@@ -84,16 +88,17 @@ func zipKit(folder string, files map[string][]byte) ([]byte, error) {
 // kitLink is one downloadable kit.
 type kitLink struct{ Lang, Kit string }
 
-// gameKits lists the kits of game in every language: its starter, then any
-// larger kit (GAME-KIT).
-func gameKits(id string) []kitLink {
-	g, err := games.Lookup(id)
-	if err != nil {
-		return nil
-	}
+// gameKits lists the kits of the game id in every language: its starter,
+// then any larger kit (GAME-KIT).
+func (s *Site) gameKits(id string) []kitLink {
 	var out []kitLink
-	for _, k := range kits.Of(g) {
-		out = append(out, kitLink{k.Lang, k.Name})
+	for _, g := range s.kitGames() {
+		if g.Info().ID != id {
+			continue
+		}
+		for _, k := range kits.Of(g) {
+			out = append(out, kitLink{k.Lang, k.Name})
+		}
 	}
 	slices.SortStableFunc(out, func(a, b kitLink) int { return len(a.Kit) - len(b.Kit) })
 	return out

@@ -36,7 +36,7 @@ func (s *Site) parseTemplates() error {
 		},
 		// kits lists the starter kits of a game, as language and kit name:
 		// the game's own, then larger ones (GAME-KIT).
-		"kits":        gameKits,
+		"kits":        s.gameKits,
 		"commandName": commandName,
 		"maxPlayers": func(ps []int) int {
 			m := 0

@@ -30,18 +30,21 @@ func run() error {
 		return err
 	}
 	builds := housebots.Builds()
-	// Run from a game's house folder, build that game's modules only.
-	var mine []modbuild.Build
-	for _, b := range builds {
-		path, err := b.Path(root)
-		if err != nil {
-			return err
+	if wd != filepath.Join(root, "internal", "housebots") {
+		// Run from a game's house folder: that game's modules only.
+		var mine []modbuild.Build
+		for _, b := range builds {
+			path, err := b.Path(root)
+			if err != nil {
+				return err
+			}
+			if filepath.Dir(path) == wd {
+				mine = append(mine, b)
+			}
 		}
-		if filepath.Dir(path) == wd {
-			mine = append(mine, b)
+		if len(mine) == 0 {
+			return fmt.Errorf("%s is the house folder of no game of games.All with a ladder (Ladder and HouseModules)", wd)
 		}
-	}
-	if len(mine) > 0 {
 		builds = mine
 	}
 	for _, b := range builds {
