@@ -17,16 +17,7 @@ import (
 
 // platformParts are the parts of the tree that must name no particular
 // game (games/README.md): a game is its package and its line in games.All.
-// Enforced false lists what still names games, reported but not failed,
-// until the work that moves those names into the games is done.
-var platformParts = []struct {
-	dir      string
-	enforced bool
-}{
-	{"internal/web", true},
-	{"cmd", false},
-	{"internal/housebots", false},
-}
+var platformParts = []string{"internal/web", "cmd", "internal/housebots"}
 
 // gameNames are what naming a game means: its id as a word, and an import
 // of its package (or one under it).
@@ -51,7 +42,7 @@ func TestPlatformNamesNoGame(t *testing.T) {
 	ids, imports := gameNames(t)
 	for _, part := range platformParts {
 		var found []string
-		err := filepath.WalkDir(filepath.Join("..", part.dir), func(p string, d fs.DirEntry, err error) error {
+		err := filepath.WalkDir(filepath.Join("..", part), func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
@@ -89,15 +80,10 @@ func TestPlatformNamesNoGame(t *testing.T) {
 			return nil
 		})
 		if err != nil {
-			t.Fatalf("reading %s: %v", part.dir, err)
+			t.Fatalf("reading %s: %v", part, err)
 		}
 		for _, f := range found {
-			if part.enforced {
-				t.Errorf("%s names a game: %s", part.dir, f)
-			}
-		}
-		if !part.enforced && len(found) > 0 {
-			t.Logf("%s still names games in %d places (not enforced yet), e.g. %s", part.dir, len(found), found[0])
+			t.Errorf("%s names a game: %s", part, f)
 		}
 	}
 }

@@ -18,6 +18,11 @@ import (
 // else is a 404 page.
 func TestKitArchives(t *testing.T) {
 	srv := newTestSite(t, Options{Games: games.All(), Service: true})
+	site, err := New(Options{Games: games.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer site.Close()
 	get := func(path string) (int, []byte) {
 		resp, err := http.Get(srv.URL + path)
 		if err != nil {
@@ -27,7 +32,7 @@ func TestKitArchives(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, body
 	}
-	for _, k := range gameKits("dots-and-boxes") {
+	for _, k := range site.gameKits("dots-and-boxes") {
 		code, body := get("/kits/" + k.Lang + "/" + k.Kit + ".zip")
 		if code != http.StatusOK {
 			t.Fatalf("%s/%s: %d", k.Lang, k.Kit, code)
@@ -47,12 +52,12 @@ func TestKitArchives(t *testing.T) {
 			t.Fatalf("%s/%s: two downloads differ", k.Lang, k.Kit)
 		}
 	}
-	if kits := gameKits("dots-and-boxes"); len(kits) < 4 || kits[0].Kit != "dots-and-boxes" || !slices.Contains(kits, kitLink{"go", "dots-and-boxes-search"}) {
+	if kits := site.gameKits("dots-and-boxes"); len(kits) < 4 || kits[0].Kit != "dots-and-boxes" || !slices.Contains(kits, kitLink{"go", "dots-and-boxes-search"}) {
 		t.Fatalf("dots-and-boxes kits %v: want the three starters, then the search kit", kits)
 	}
 	// + New bot links every kit of the chosen game and the command.
 	_, page := get("/bots/new?game=dots-and-boxes")
-	for _, k := range gameKits("dots-and-boxes") {
+	for _, k := range site.gameKits("dots-and-boxes") {
 		if !bytes.Contains(page, []byte(`href="/kits/`+k.Lang+"/"+k.Kit+`.zip"`)) {
 			t.Errorf("+ New bot does not link the %s %s kit", k.Lang, k.Kit)
 		}

@@ -33,9 +33,6 @@ var templateFuncs = template.FuncMap{
 		}
 		return out
 	},
-	// kits lists the starter kits of a game, as language and kit name:
-	// the game's own, then larger ones (GAME-KIT).
-	"kits":        gameKits,
 	"commandName": commandName,
 	"maxPlayers": func(ps []int) int {
 		m := 0
@@ -48,6 +45,10 @@ var templateFuncs = template.FuncMap{
 
 // parseTemplates pairs the layout with every page.
 func (s *Site) parseTemplates() error {
+	// kits lists the starter kits of a game, as language and kit name:
+	// the game's own, then larger ones (GAME-KIT); bound to this site,
+	// whose games they are.
+	siteFuncs := template.FuncMap{"kits": s.gameKits}
 	names, err := fs.Glob(templateFS, "templates/*.html")
 	if err != nil {
 		return err
@@ -58,7 +59,7 @@ func (s *Site) parseTemplates() error {
 		if base == "layout" {
 			continue
 		}
-		t, err := template.New("layout").Funcs(templateFuncs).ParseFS(templateFS, "templates/layout.html", n)
+		t, err := template.New("layout").Funcs(templateFuncs).Funcs(siteFuncs).ParseFS(templateFS, "templates/layout.html", n)
 		if err != nil {
 			return fmt.Errorf("template %s: %w", n, err)
 		}
