@@ -44,7 +44,13 @@ func (s *Site) kitArchive(w http.ResponseWriter, r *http.Request) {
 }
 
 // kitGames are the games whose kits the site offers: every game it shows.
-func (s *Site) kitGames() []game.Game { return s.games.list }
+func (s *Site) kitGames() []game.Game {
+	out := make([]game.Game, len(s.games.list))
+	for i, g := range s.games.list {
+		out[i] = g
+	}
+	return out
+}
 
 // findKit finds the kit called name (its folder) in lang among the site's
 // games' kits.
