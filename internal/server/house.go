@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/internal/housebots"
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/rating"
@@ -27,7 +28,7 @@ func (s *Server) seedLadder(ctx context.Context, house store.Account) error {
 	onLadder := map[string]bool{}
 	for _, e := range entries {
 		onLadder[e.Game+"/"+e.Name] = true
-		b, err := s.store.EnsureHouseBot(ctx, house.ID, e.Game, e.Name, "builtin:"+e.Name, r.Mu, r.Sigma)
+		b, err := s.store.EnsureHouseBot(ctx, house.ID, e.Game, e.Name, spec.Spec{Kind: spec.Builtin, Name: e.Name}.String(), r.Mu, r.Sigma)
 		if err != nil {
 			return err
 		}
