@@ -47,7 +47,11 @@ func (ms Modules) Open(ctx context.Context, s spec.Spec, m bot.Match) (bot.Bot, 
 		if s.Path != "" || !ok {
 			return nil, errors.New("a worker opens the modules of its job only, by sha256")
 		}
-		return wasmbot.Open(ctx, path, m)
+		b, err := wasmbot.Open(ctx, path, m)
+		if err != nil {
+			return nil, err // not a typed nil
+		}
+		return b, nil
 	}
 	return nil, fmt.Errorf("a worker runs house bots and wasm modules only, not %s bots", s.Kind)
 }

@@ -30,6 +30,14 @@ type Opener struct {
 
 // Open opens the bot s names for one seat of m.
 func (o Opener) Open(ctx context.Context, s spec.Spec, m bot.Match) (bot.Bot, error) {
+	b, err := o.open(ctx, s, m)
+	if err != nil {
+		return nil, err // not a typed nil: a caller may test b
+	}
+	return b, nil
+}
+
+func (o Opener) open(ctx context.Context, s spec.Spec, m bot.Match) (bot.Bot, error) {
 	switch s.Kind {
 	case spec.Builtin:
 		return bot.OpenBuiltin(s.Name, m)
