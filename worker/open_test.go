@@ -2,6 +2,10 @@ package worker
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -11,6 +15,8 @@ import (
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/games/dotsandboxes"
 	"github.com/arenabots/arena/internal/jobs"
+	"github.com/arenabots/arena/sandbox/meter"
+	"github.com/arenabots/arena/sandbox/wasmtest"
 )
 
 // A worker runs jobs from the queue, which anyone holding the worker's
@@ -85,5 +91,34 @@ func TestSeatSpec(t *testing.T) {
 		if !strings.HasPrefix(got, c.want) {
 			t.Errorf("%+v: %q, want %q", c.seat, got, c.want)
 		}
+	}
+}
+
+// A seat's module is named in the replay by its sha256, as the server
+// expects it, not by the worker's cache path; a cache file with other
+// bytes than its name says does not open.
+func TestModuleSeatIsNamedByItsHash(t *testing.T) {
+	if os.Getenv("ARENA_WASM_CACHE") == "" {
+		t.Setenv("ARENA_WASM_CACHE", t.TempDir())
+	}
+	wasm := wasmtest.Echo{}.Module()
+	sum := sha256.Sum256(wasm)
+	sha := hex.EncodeToString(sum[:])
+	path := wasmtest.Write(t, "echo", wasm)
+	other := wasmtest.Write(t, "other", wasmtest.Echo{ExtraFuncs: 1}.Module())
+	specs := []spec.Spec{{Kind: spec.Wasm, SHA256: sha}}
+	m := bot.Match{Game: dotsandboxes.Game{}}
+	b, id, err := spec.Seats(specs, Modules{sha: path})(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	if want := (bot.Identity{Spec: "wasm:" + sha, SHA256: sha, CostModel: meter.CostModel}); id != want {
+		t.Errorf("identity %+v, want %+v", id, want)
+	}
+	_, _, err = spec.Seats(specs, Modules{sha: other})(context.Background(), m)
+	var changed *spec.MismatchError
+	if !errors.As(err, &changed) {
+		t.Errorf("a cache file with other bytes: %v, want a spec.MismatchError", err)
 	}
 }
