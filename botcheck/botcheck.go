@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/bot/wasmbot"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/hashing"
@@ -249,6 +250,7 @@ func (rep *Report) startup(ctx context.Context, rt *sandbox.Runtime, mod *sandbo
 func (rep *Report) smoke(ctx context.Context, rt *sandbox.Runtime, g game.Game, path, opponent string, seat, players int, opt Options) error {
 	bots := make([]bot.Bot, players)
 	ids := make([]bot.Identity, players)
+	house := spec.Spec{Kind: spec.Builtin, Name: opponent}
 	defer func() {
 		for _, b := range bots {
 			if b != nil {
@@ -267,7 +269,7 @@ func (rep *Report) smoke(ctx context.Context, rt *sandbox.Runtime, g game.Game, 
 			}
 		} else {
 			bots[s], err = bot.OpenBuiltin(opponent, m)
-			ids[s] = bot.Identity{Spec: "builtin:" + opponent}
+			ids[s] = bot.Identity{Spec: house.String()}
 		}
 		if err != nil {
 			return err
@@ -278,7 +280,7 @@ func (rep *Report) smoke(ctx context.Context, rt *sandbox.Runtime, g game.Game, 
 		return err
 	}
 	sm := Smoke{
-		Seat: seat, Opponent: "builtin:" + opponent, Turns: r.Result.Turns, Scores: r.Result.Scores,
+		Seat: seat, Opponent: house.String(), Turns: r.Result.Turns, Scores: r.Result.Scores,
 		Statuses: r.Result.Statuses[seat], Fuel: Fuel(r, seat, TankOf(g)),
 	}
 	rep.Matches = append(rep.Matches, sm)

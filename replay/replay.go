@@ -17,10 +17,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/hashing"
 )
@@ -355,7 +355,7 @@ func (r *Replay) checkVersion1() error {
 }
 
 // checkIdentity refuses a cost model where no fuel is metered: only a wasm
-// bot's figures follow one (wasm:, house:) (bot/spec.Opener sets it).
+// bot's figures follow one (wasm:, house:) (spec.Seats sets it).
 func checkIdentity(b bot.Identity) error {
 	if len(b.Name) > maxBotName {
 		return fmt.Errorf("name is %d bytes, more than %d", len(b.Name), maxBotName)
@@ -373,10 +373,12 @@ func checkIdentity(b bot.Identity) error {
 // name are a few dozen bytes).
 const maxBotName = 256
 
-// metered says whether a seat's bot spends fuel: a wasm module, given by
-// its path or as a ladder entry of the house (house:NAME).
+// metered says whether a seat's bot spends fuel (spec.Kind.Metered): a
+// wasm module, given by its path or its sha256 or as a ladder entry of the
+// house (house:NAME). A spec that does not parse names no metered bot.
 func metered(b bot.Identity) bool {
-	return strings.HasPrefix(b.Spec, "wasm:") || strings.HasPrefix(b.Spec, "house:")
+	s, err := spec.Parse(b.Spec)
+	return err == nil && s.Kind.Metered()
 }
 
 // Load reads and parses a replay file.

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/rng"
 	"github.com/arenabots/arena/replay"
@@ -25,17 +26,17 @@ import (
 type Runner interface {
 	// Check opens the bot named by spec for g and closes it, so that a bad
 	// entry fails before the first game rather than after many.
-	Check(ctx context.Context, g game.Game, spec string) error
+	Check(ctx context.Context, g game.Game, s spec.Spec) error
 	// Play plays one game between the bots named by specs, in seat order,
 	// and returns its replay.
-	Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, error)
+	Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []spec.Spec) (*replay.Replay, error)
 }
 
 // Config describes a tournament.
 type Config struct {
 	Game   game.Game
 	Runner Runner
-	Bots   []string // entries, as bot SPECs
+	Bots   []spec.Spec // the entries
 	Seed   uint64
 	Params game.Params
 	// Players is the number of seats per game: 0 means 2 when the game
@@ -168,7 +169,7 @@ func (cfg *Config) defaults() error {
 	if len(cfg.Bots) < cfg.Players {
 		return usage("a tournament of %d-player games needs at least %d bots, got %d", cfg.Players, cfg.Players, len(cfg.Bots))
 	}
-	seen := map[string]bool{}
+	seen := map[spec.Spec]bool{}
 	for _, b := range cfg.Bots {
 		if seen[b] {
 			return usage("bot %s is entered twice", b)
@@ -325,13 +326,22 @@ func records(cfg Config, jobs []job) []GameRecord {
 
 func record(cfg Config, j job) GameRecord {
 	return GameRecord{
-		Round: j.round, Index: j.index, Seed: j.seed, Bots: specsOf(cfg, j),
+		Round: j.round, Index: j.index, Seed: j.seed, Bots: texts(specsOf(cfg, j)),
 		Turns: j.result.Turns, Scores: j.result.Scores, Placement: j.result.Placement, Statuses: j.result.Statuses,
 	}
 }
 
-func specsOf(cfg Config, j job) []string {
-	specs := make([]string, len(j.seats))
+// texts are specs' text forms, as the records show them.
+func texts(specs []spec.Spec) []string {
+	out := make([]string, len(specs))
+	for i, s := range specs {
+		out[i] = s.String()
+	}
+	return out
+}
+
+func specsOf(cfg Config, j job) []spec.Spec {
+	specs := make([]spec.Spec, len(j.seats))
 	for s, e := range j.seats {
 		specs[s] = cfg.Bots[e]
 	}
@@ -362,7 +372,7 @@ func play(ctx context.Context, cfg Config, jobs []job, prog *progress) error {
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {
-						firstErr = fmt.Errorf("round %d, game %d (%s, seed %d): %w", j.round, j.index, strings.Join(specs, " vs "), j.seed, err)
+						firstErr = fmt.Errorf("round %d, game %d (%s, seed %d): %w", j.round, j.index, strings.Join(texts(specs), " vs "), j.seed, err)
 					}
 					mu.Unlock()
 					cancel()
@@ -396,7 +406,7 @@ func play(ctx context.Context, cfg Config, jobs []job, prog *progress) error {
 func standings(cfg Config, entries []int, jobs []job) []Standing {
 	rows := make([]Standing, len(cfg.Bots))
 	for i := range rows {
-		rows[i].Bot = cfg.Bots[i]
+		rows[i].Bot = cfg.Bots[i].String()
 	}
 	ties := cfg.Game.Info().Ties
 	for _, j := range jobs {
@@ -441,9 +451,9 @@ func standings(cfg Config, entries []int, jobs []job) []Standing {
 	return out
 }
 
-func indexOf(list []string, s string) int {
+func indexOf(list []spec.Spec, s string) int {
 	for i, x := range list {
-		if x == s {
+		if x.String() == s {
 			return i
 		}
 	}

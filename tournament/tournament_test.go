@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/local"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games/dotsandboxes"
@@ -22,8 +23,8 @@ import (
 // specRunner opens entries from their SPECs and counts the games it plays.
 type specRunner struct{ played *atomic.Int64 }
 
-func (specRunner) Check(ctx context.Context, g game.Game, s string) error {
-	b, err := spec.Open(ctx, s, bot.Match{Game: g})
+func (specRunner) Check(ctx context.Context, g game.Game, s spec.Spec) error {
+	b, err := local.Opener{}.Open(ctx, s, bot.Match{Game: g})
 	if err != nil {
 		return err
 	}
@@ -31,14 +32,14 @@ func (specRunner) Check(ctx context.Context, g game.Game, s string) error {
 	return nil
 }
 
-func (r specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, error) {
+func (r specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []spec.Spec) (*replay.Replay, error) {
 	if r.played != nil {
 		r.played.Add(1)
 	}
-	return match.Runner{}.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: params}, spec.Opener(specs))
+	return match.Runner{}.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: params}, local.Seats(specs))
 }
 
-var dnbBots = []string{"builtin:random", "builtin:greedy", "builtin:chains"}
+var dnbBots = spec.MustParseAll("builtin:random", "builtin:greedy", "builtin:chains")
 
 func TestDotsAndBoxesRanksChainsFirst(t *testing.T) {
 	res, err := Run(context.Background(), Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: dnbBots, Seed: 1})
@@ -100,7 +101,7 @@ func (f fakeGame) Info() game.Info {
 }
 
 func TestPoints(t *testing.T) {
-	bots := []string{"a", "b", "c", "d"}
+	bots := spec.MustParseAll("builtin:a", "builtin:b", "builtin:c", "builtin:d")
 	jobs := []job{
 		// a beats b.
 		{seats: []int{0, 1}, result: replay.Result{Scores: []int64{5, 3}, Placement: []int{0, 1}}},
@@ -113,8 +114,8 @@ func TestPoints(t *testing.T) {
 		ties bool
 		want map[string]int
 	}{
-		{true, map[string]int{"a": 2, "b": 2, "c": 1 + 4, "d": 1 + 6}},
-		{false, map[string]int{"a": 2, "b": 2, "c": 2 + 4, "d": 6}},
+		{true, map[string]int{"builtin:a": 2, "builtin:b": 2, "builtin:c": 1 + 4, "builtin:d": 1 + 6}},
+		{false, map[string]int{"builtin:a": 2, "builtin:b": 2, "builtin:c": 2 + 4, "builtin:d": 6}},
 	} {
 		cfg := Config{Game: fakeGame{ties: tc.ties}, Bots: bots}
 		for _, s := range standings(cfg, []int{0, 1, 2, 3}, jobs) {
@@ -126,7 +127,7 @@ func TestPoints(t *testing.T) {
 }
 
 func TestScheduleCoversEverySeatOrder(t *testing.T) {
-	cfg := Config{Game: fakeGame{}, Bots: []string{"a", "b", "c", "d", "e"}, Players: 4, Boards: 2}
+	cfg := Config{Game: fakeGame{}, Bots: spec.MustParseAll("builtin:a", "builtin:b", "builtin:c", "builtin:d", "builtin:e"), Players: 4, Boards: 2}
 	jobs := schedule(cfg, []int{0, 1, 2, 3, 4}, 2, 0)
 	if len(jobs) != countGames(5, 4, 2) || len(jobs) != 5*2*4 {
 		t.Fatalf("%d games", len(jobs))
@@ -152,8 +153,8 @@ func TestBadConfigs(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: []string{"builtin:random"}}, "at least 2 bots"},
-		{Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: []string{"builtin:random", "builtin:random"}}, "entered twice"},
+		{Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: spec.MustParseAll("builtin:random")}, "at least 2 bots"},
+		{Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: spec.MustParseAll("builtin:random", "builtin:random")}, "entered twice"},
 		{Config{Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: dnbBots, Players: 4}, "not 4"},
 		{Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Boards: -1}, "boards -1"},
 		{Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Finals: 1}, "finals 1"},
@@ -161,9 +162,9 @@ func TestBadConfigs(t *testing.T) {
 		{Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Finals: 2, FinalBoards: -2}, "final boards -2"},
 		{Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Parallel: -1}, "parallel -1"},
 		{Config{Game: dotsandboxes.Game{}, Bots: dnbBots, Params: game.Params{"rows": "3"}}, `unknown parameter "rows"`},
-		{Config{Game: linesandboxes.Game{}, Bots: []string{"builtin:greedy", "builtin:random"}, Params: game.Params{"rows": "9"}}, "round 1, board 1"},
+		{Config{Game: linesandboxes.Game{}, Bots: spec.MustParseAll("builtin:greedy", "builtin:random"), Params: game.Params{"rows": "9"}}, "round 1, board 1"},
 		// The bad entry comes last: it must fail before any game is played.
-		{Config{Game: dotsandboxes.Game{}, Bots: []string{"builtin:random", "builtin:greedy", "builtin:nobody"}}, `no house bot "nobody"`},
+		{Config{Game: dotsandboxes.Game{}, Bots: spec.MustParseAll("builtin:random", "builtin:greedy", "builtin:nobody")}, `no house bot "nobody"`},
 	} {
 		var played atomic.Int64
 		if tc.cfg.Runner == nil {

@@ -56,11 +56,11 @@ func fingerprint(game string) (jobs.Build, error) {
 	if len(hbs) == 0 {
 		return jobs.Build{}, fmt.Errorf("worker: %s has no house bot to fingerprint its rules", game)
 	}
-	specs := make([]string, g.Info().Players[0])
+	specs := make([]spec.Spec, g.Info().Players[0])
 	for i := range specs {
-		specs[i] = "builtin:" + hbs[0].Name
+		specs[i] = spec.Spec{Kind: spec.Builtin, Name: hbs[0].Name}
 	}
-	rep, err := match.Runner{}.Play(context.Background(), g, gamepkg.Config{Seed: 1, Players: len(specs)}, spec.Opener(specs))
+	rep, err := match.Runner{}.Play(context.Background(), g, gamepkg.Config{Seed: 1, Players: len(specs)}, spec.Seats(specs, Modules{}))
 	if err != nil {
 		return jobs.Build{}, fmt.Errorf("worker: fingerprint of %s: %w", game, err)
 	}

@@ -296,21 +296,24 @@ func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error
 	if err != nil {
 		return nil, err
 	}
-	specs := make([]string, len(j.Seats))
+	specs := make([]spec.Spec, len(j.Seats))
+	paths := Modules{}
 	for i, s := range j.Seats {
-		switch {
-		case strings.HasPrefix(s.Builtin, "builtin:") && s.Wasm == "":
-			specs[i] = s.Builtin
-		case s.Wasm != "" && s.Builtin == "":
+		if specs[i], err = seatSpec(i, s); err != nil {
+			return nil, err
+		}
+		if s.Wasm != "" {
 			path, err := p.cache.Path(ctx, s.Wasm)
 			if err != nil {
 				return nil, err
 			}
-			specs[i] = "wasm:" + path
-		default:
-			return nil, fmt.Errorf("seat %d names no bot", i)
+			paths[s.Wasm] = path
 		}
 	}
+	// The replay names each module by its sha256 (spec.Seats), and the
+	// sandbox hashes the bytes it compiles: a cache file changed after
+	// Cache.Path hashed it fails the seat's open (spec.MismatchError).
+	open := spec.Seats(specs, paths)
 	var rn match.Runner
 	if !j.Check {
 		live := newLiveBatch(p.q.JS.Conn(), jobs.LiveSubject(j.MatchID))
@@ -323,7 +326,7 @@ func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error
 	}
 	start := time.Now()
 	cfg := game.Config{Seed: j.Seed, Players: len(specs), Params: game.Params(j.Params)}
-	rep, err := rn.Play(ctx, g, cfg, spec.Opener(specs))
+	rep, err := rn.Play(ctx, g, cfg, open)
 	for wait := time.Second; errors.Is(err, sandbox.ErrBusy) && ctx.Err() == nil; wait = min(2*wait, 30*time.Second) {
 		// The machine was too busy to compile a module in time: nothing
 		// the match or its bots did. The job stays here (its heartbeat
@@ -334,25 +337,15 @@ func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error
 		case <-ctx.Done():
 		case <-time.After(wait):
 			start = time.Now()
-			rep, err = rn.Play(ctx, g, cfg, spec.Opener(specs))
+			rep, err = rn.Play(ctx, g, cfg, open)
 		}
 	}
+	var changed *spec.MismatchError
 	if err != nil {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || errors.As(err, &changed) {
 			return nil, errRetry{err}
 		}
 		return nil, err
-	}
-	// The replay names modules by hash, not by this worker's cache path;
-	// the hash is the one of the bytes the sandbox compiled, so a cache
-	// file changed after Cache.Path hashed it is caught here.
-	for i, s := range j.Seats {
-		if s.Wasm != "" && i < len(rep.Bots) {
-			if rep.Bots[i].SHA256 != s.Wasm {
-				return nil, errRetry{fmt.Errorf("seat %d: the cached module changed while the match started (%s)", i, rep.Bots[i].SHA256)}
-			}
-			rep.Bots[i].Spec = "wasm:" + s.Wasm
-		}
 	}
 	// A bot's log is its owner's only: it travels beside the replay, which
 	// anyone may read, not in it.

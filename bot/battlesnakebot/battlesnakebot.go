@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/protocol"
 )
 
@@ -65,7 +66,9 @@ func OpenWithTimeout(raw string, timeout time.Duration) (*Bot, error) {
 }
 
 // Identity names the bot by its URL.
-func (b *Bot) Identity() bot.Identity { return bot.Identity{Spec: "battlesnake:" + b.base.String()} }
+func (b *Bot) Identity() bot.Identity {
+	return bot.Identity{Spec: spec.Spec{Kind: spec.Battlesnake, URL: b.base.String()}.String()}
+}
 
 // Act sends the observation to /move (after GET / and /start on the first
 // turn) and returns the server's answer, with its latency in the bot's log.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/arenabots/arena/bot"
 	"github.com/arenabots/arena/bot/internal/procgroup"
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/hashing"
 )
@@ -48,7 +49,7 @@ func OpenWithTimeout(command string, timeout time.Duration) (*Bot, error) {
 	if err != nil {
 		return nil, notFound(argv[0], err)
 	}
-	id := bot.Identity{Spec: "exec:" + command}
+	id := bot.Identity{Spec: spec.Spec{Kind: spec.Exec, Command: command}.String()}
 	if sum, err := hashing.FileSHA256(path); err == nil {
 		id.SHA256 = sum
 	}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/arenabots/arena/bot"
 	"github.com/arenabots/arena/bot/internal/procgroup"
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games/linesandboxes"
 )
@@ -88,7 +89,7 @@ func OpenWith(path string, m bot.Match, opts Options) (*Bot, error) {
 		os.RemoveAll(root)
 		return nil, fmt.Errorf("entry %s: %w", path, err)
 	}
-	return &Bot{path: abs, spec: "potm:" + path, seat: m.Seat, opts: opts, root: root, log: &bot.Log{}}, nil
+	return &Bot{path: abs, spec: spec.Spec{Kind: spec.Potm, Path: path}.String(), seat: m.Seat, opts: opts, root: root, log: &bot.Log{}}, nil
 }
 
 // Identity names the entry and the hash of its file.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/local"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games/dotsandboxes"
@@ -32,12 +33,12 @@ func TestTournamentWithHostileEntry(t *testing.T) {
 		"stderr":      {Turn: wasmtest.Forever(wasmtest.I32(2), wasmtest.I32(0), wasmtest.I32(1), wasmtest.I32(0x11000), wasmtest.Call(wasmtest.FdWrite), wasmtest.Drop)},
 		"table.grow":  {Table: true, Turn: wasmtest.Forever(wasmtest.RefNull, wasmtest.I32(100_000), wasmtest.TableGrow, wasmtest.Drop)},
 	}
-	others := []string{"builtin:random", "builtin:greedy", "builtin:chains"}
-	run := func(entry string) time.Duration {
+	others := spec.MustParseAll("builtin:random", "builtin:greedy", "builtin:chains")
+	run := func(entry spec.Spec) time.Duration {
 		t.Helper()
 		start := time.Now()
 		res, err := tournament.Run(context.Background(), tournament.Config{
-			Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: append([]string{entry}, others...), Seed: 3, Boards: 1, Parallel: 2})
+			Game: dotsandboxes.Game{}, Runner: specRunner{}, Bots: append([]spec.Spec{entry}, others...), Seed: 3, Boards: 1, Parallel: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,11 +47,11 @@ func TestTournamentWithHostileEntry(t *testing.T) {
 		}
 		return time.Since(start)
 	}
-	good := "wasm:" + dotsBotPath(t)
+	good := spec.Spec{Kind: spec.Wasm, Path: dotsBotPath(t)}
 	run(good) // compiles it
 	base := run(good)
 	for name, e := range hostile {
-		path := "wasm:" + wasmtest.Write(t, name, e.Module())
+		path := spec.Spec{Kind: spec.Wasm, Path: wasmtest.Write(t, name, e.Module())}
 		run(path) // compiles it
 		took := run(path)
 		t.Logf("%s: %v, against %v with the well-behaved entry", name, took, base)
@@ -63,8 +64,8 @@ func TestTournamentWithHostileEntry(t *testing.T) {
 // specRunner plays a tournament's games between bots named by SPECs.
 type specRunner struct{}
 
-func (specRunner) Check(ctx context.Context, g game.Game, s string) error {
-	b, err := spec.Open(ctx, s, bot.Match{Game: g})
+func (specRunner) Check(ctx context.Context, g game.Game, s spec.Spec) error {
+	b, err := local.Opener{}.Open(ctx, s, bot.Match{Game: g})
 	if err != nil {
 		return err
 	}
@@ -72,8 +73,8 @@ func (specRunner) Check(ctx context.Context, g game.Game, s string) error {
 	return nil
 }
 
-func (specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, error) {
-	return match.Runner{}.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: params}, spec.Opener(specs))
+func (specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []spec.Spec) (*replay.Replay, error) {
+	return match.Runner{}.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: params}, local.Seats(specs))
 }
 
 // Matches with a hostile module of the sandbox's corpus write replays that a

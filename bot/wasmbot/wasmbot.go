@@ -17,9 +17,11 @@ import (
 	"strconv"
 
 	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/rng"
 	"github.com/arenabots/arena/sandbox"
+	"github.com/arenabots/arena/sandbox/meter"
 )
 
 // Bot is a wasm bot for one seat of one match.
@@ -28,7 +30,8 @@ type Bot struct {
 	id bot.Identity
 }
 
-// Identity names the module by its sha256, so a replay can find it again.
+// Identity names the module by its sha256, so a replay can find it again,
+// and the fuel cost model its figures follow.
 func (b *Bot) Identity() bot.Identity { return b.id }
 
 // Open reads, checks and compiles the module at path (the process's shared
@@ -59,7 +62,7 @@ func OpenProfiled(ctx context.Context, rt *sandbox.Runtime, path string, m bot.M
 	log := &bot.Log{}
 	return &Bot{
 		Supervised: bot.NewSupervised(starter(rt, mod, m, log, prof), log),
-		id:         bot.Identity{Spec: "wasm:" + path, SHA256: mod.SHA256},
+		id:         bot.Identity{Spec: spec.Spec{Kind: spec.Wasm, Path: path}.String(), SHA256: mod.SHA256, CostModel: meter.CostModel},
 	}, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/housebots"
@@ -103,11 +104,12 @@ func (c botsCmd) Run() error {
 	var house []houseBotListing
 	for _, g := range games.All() {
 		for _, hb := range g.HouseBots() {
-			house = append(house, houseBotListing{g.Info().ID, "builtin:" + hb.Name, hb.Doc})
+			house = append(house, houseBotListing{g.Info().ID, spec.Spec{Kind: spec.Builtin, Name: hb.Name}.String(), hb.Doc})
 		}
 	}
 	for _, e := range housebots.Entries() {
-		house = append(house, houseBotListing{e.Game, "house:" + e.Name, "builtin:" + e.Name + " as the ladder's wasm module, within the game's fuel"})
+		native := spec.Spec{Kind: spec.Builtin, Name: e.Name}
+		house = append(house, houseBotListing{e.Game, spec.Spec{Kind: spec.House, Name: e.Name}.String(), native.String() + " as the ladder's wasm module, within the game's fuel"})
 	}
 	if c.JSON {
 		kinds := make([]kindListing, len(botKinds))

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/arenabots/arena/bot/local"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/botcheck"
 	"github.com/arenabots/arena/game"
@@ -71,7 +72,8 @@ func (c *matchCmd) Run() error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := setup(ctx, g, c.Seed, params, c.Bot); err != nil {
+	specs, err := setup(ctx, g, c.Seed, params, c.Bot)
+	if err != nil {
 		return err
 	}
 	// The board goes to stdout, or to stderr when stdout carries the JSON.
@@ -99,11 +101,12 @@ func (c *matchCmd) Run() error {
 		}
 		runner.FromTurn, seed, params = c.Turn, runner.From.Seed, runner.From.Params
 	}
-	profSeat, prof, err := c.profileSeat()
+	profSeat, prof, err := c.profileSeat(specs)
 	if err != nil {
 		return err
 	}
-	r, logs, err := playOpener(ctx, runner, g, seed, params, len(c.Bot), spec.ProfiledOpener(c.Bot, profSeat, prof))
+	open := spec.Seats(specs, local.Opener{ProfileSeat: profSeat, Profile: prof})
+	r, logs, err := playOpener(ctx, runner, g, seed, params, len(specs), open)
 	if err != nil {
 		return err
 	}
@@ -157,7 +160,7 @@ func (c *matchCmd) Run() error {
 
 // profileSeat reads --profile: the seat and a profile for it, or -1 and
 // nil when no seat is profiled.
-func (c *matchCmd) profileSeat() (int, *sandbox.Profile, error) {
+func (c *matchCmd) profileSeat(specs []spec.Spec) (int, *sandbox.Profile, error) {
 	if c.ProfileSeat == "" {
 		return -1, nil, nil
 	}
@@ -165,8 +168,8 @@ func (c *matchCmd) profileSeat() (int, *sandbox.Profile, error) {
 	if err != nil || seat < 0 || seat >= len(c.Bot) {
 		return 0, nil, usagef("--profile %q: want a seat from 0 to %d", c.ProfileSeat, len(c.Bot)-1)
 	}
-	if kind, _, _ := spec.Split(c.Bot[seat]); kind != "wasm" {
-		return 0, nil, usagef("--profile %d: seat %d is %s, and only a wasm: bot spends fuel", seat, seat, c.Bot[seat])
+	if specs[seat].Kind != spec.Wasm {
+		return 0, nil, usagef("--profile %d: seat %d is %s, and only a wasm: bot spends fuel", seat, seat, specs[seat])
 	}
 	return seat, sandbox.NewProfile(), nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arenabots/arena/bot/local"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/sandbox"
@@ -89,8 +90,8 @@ func TestProfileSumsToReplayFuel(t *testing.T) {
 		t.Fatal(err)
 	}
 	prof := sandbox.NewProfile()
-	specs := []string{"builtin:random", "wasm:" + kit}
-	r, _, err := playOpener(context.Background(), match.Runner{}, g, 5, nil, 2, spec.ProfiledOpener(specs, 1, prof))
+	specs := []spec.Spec{{Kind: spec.Builtin, Name: "random"}, {Kind: spec.Wasm, Path: kit}}
+	r, _, err := playOpener(context.Background(), match.Runner{}, g, 5, nil, 2, spec.Seats(specs, local.Opener{ProfileSeat: 1, Profile: prof}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/local"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
@@ -72,18 +73,18 @@ func (c *rerunCmd) Run() error {
 		return err
 	}
 	// Every seat is found and checked before any bot starts.
-	specs := make([]string, len(r.Bots))
+	specs := make([]spec.Spec, len(r.Bots))
 	for i, id := range r.Bots {
 		if specs[i], err = locate(id, filepath.Dir(c.File), c.AllowNative); err != nil {
 			return fmt.Errorf("seat %d (%s): %s", i, strconv.Quote(id.Spec), escapeControls([]byte(err.Error())))
 		}
 	}
 	for i, s := range specs {
-		if kind, _, _ := spec.Split(s); kind == "exec" || kind == "potm" {
-			fmt.Fprintf(os.Stderr, "seat %d runs the native program %s (sha256 %s)\n", i, strconv.Quote(s), r.Bots[i].SHA256)
+		if s.Kind.Native() {
+			fmt.Fprintf(os.Stderr, "seat %d runs the native program %s (sha256 %s)\n", i, strconv.Quote(s.String()), s.SHA256)
 		}
 	}
-	if err := (match.Runner{}).Rerun(context.Background(), r, g, spec.Opener(specs)); err != nil {
+	if err := (match.Runner{}).Rerun(context.Background(), r, g, local.Seats(specs)); err != nil {
 		fmt.Fprintf(os.Stderr, "%s: FAILED: %s\n", c.File, escapeControls([]byte(err.Error())))
 		return exitError{1}
 	}
@@ -98,63 +99,65 @@ func (c *rerunCmd) Run() error {
 // replay, else among the house modules the binary embeds; a native program
 // (exec:, potm:) is refused unless allowNative, and then it too must be a
 // regular file with the recorded sha256. A house bot compiled into the binary
-// has no file and needs no hash; any other seat without one is refused.
-func locate(id bot.Identity, dir string, allowNative bool) (string, error) {
-	kind, arg, err := spec.Split(id.Spec)
+// has no file and needs no hash; any other seat without one is refused. The
+// spec returned carries the recorded sha256, so the bot opened is checked
+// again against it (spec.Seats).
+func locate(id bot.Identity, dir string, allowNative bool) (spec.Spec, error) {
+	s, err := spec.Parse(id.Spec)
 	if err != nil {
-		return "", err
+		return spec.Spec{}, err
 	}
-	if kind == "builtin" {
-		return id.Spec, nil
+	if s.Kind == spec.Builtin {
+		return s, nil
 	}
 	if !validSHA256(id.SHA256) {
-		return "", errors.New("the replay records no valid sha256 for this bot, so nothing can show which program it is; refused")
+		return spec.Spec{}, errors.New("the replay records no valid sha256 for this bot, so nothing can show which program it is; refused")
 	}
-	native := kind == "exec" || kind == "potm"
+	s.SHA256 = id.SHA256
 	switch {
-	case kind == "house":
+	case s.Kind == spec.House:
 		// A ladder entry of the house: the module the binary embeds with
 		// the recorded hash, whatever entry the name is now.
 		p, err := houseModule(id.SHA256)
 		if err != nil {
-			return "", err
+			return spec.Spec{}, err
 		}
 		if p == "" {
-			return "", fmt.Errorf("no house module with sha256 %s in this build of arena", id.SHA256)
+			return spec.Spec{}, fmt.Errorf("no house module with sha256 %s in this build of arena", id.SHA256)
 		}
-		return "wasm:" + p, nil
-	case kind != "wasm" && !native:
-		return "", fmt.Errorf("unknown kind %q", kind)
-	case native && !allowNative:
-		return "", errors.New("a native program: a replay is data, and rerun starts no program a replay names; rerun with --allow-native to run it, if you trust this replay")
-	case kind == "exec":
+		return spec.Spec{Kind: spec.Wasm, Path: p, SHA256: id.SHA256}, nil
+	case s.Kind != spec.Wasm && !s.Kind.Native():
+		return spec.Spec{}, fmt.Errorf("a %s bot cannot be re-run from a replay", s.Kind)
+	case s.Kind.Native() && !allowNative:
+		return spec.Spec{}, errors.New("a native program: a replay is data, and rerun starts no program a replay names; rerun with --allow-native to run it, if you trust this replay")
+	case s.Kind == spec.Exec:
 		// A command line: its program (the first word, looked up as when it
 		// was recorded) must have the recorded hash.
-		words := strings.Fields(arg)
+		words := strings.Fields(s.Command)
 		if len(words) == 0 {
-			return "", errors.New("an empty command")
+			return spec.Spec{}, errors.New("an empty command")
 		}
 		path, err := exec.LookPath(words[0])
 		if err != nil {
-			return "", err
+			return spec.Spec{}, err
 		}
 		if sum, err := hashing.RegularFileSHA256(path, maxNativeSize); err != nil || sum != id.SHA256 {
-			return "", fmt.Errorf("its program %s is not the recorded one (sha256 %s)", path, id.SHA256)
+			return spec.Spec{}, fmt.Errorf("its program %s is not the recorded one (sha256 %s)", path, id.SHA256)
 		}
-		return id.Spec, nil
+		return s, nil
 	}
 	limit := int64(meter.MaxModuleSize)
-	if native {
+	if s.Kind.Native() {
 		limit = maxNativeSize
 	}
-	sum, err := hashing.RegularFileSHA256(arg, limit)
+	sum, err := hashing.RegularFileSHA256(s.Path, limit)
 	if err == nil && sum == id.SHA256 {
-		return id.Spec, nil
+		return s, nil
 	}
 	why := "" // why the recorded path was passed over, when it exists
 	switch {
 	case err == nil:
-		why = fmt.Sprintf(" (%s has another sha256)", arg)
+		why = fmt.Sprintf(" (%s has another sha256)", s.Path)
 	case !errors.Is(err, fs.ErrNotExist):
 		why = fmt.Sprintf(" (%v)", err)
 	}
@@ -162,17 +165,19 @@ func locate(id bot.Identity, dir string, allowNative bool) (string, error) {
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		if sum, err := hashing.RegularFileSHA256(p, limit); err == nil && sum == id.SHA256 {
-			return kind + ":" + p, nil
+			s.Path = p
+			return s, nil
 		}
 	}
-	if kind == "wasm" {
+	if s.Kind == spec.Wasm {
 		if p, err := houseModule(id.SHA256); err != nil {
-			return "", err
+			return spec.Spec{}, err
 		} else if p != "" {
-			return kind + ":" + p, nil
+			s.Path = p
+			return s, nil
 		}
 	}
-	return "", fmt.Errorf("no file with sha256 %s at its path%s nor next to the replay: copy that file, under any name, into %s", id.SHA256, why, dir)
+	return spec.Spec{}, fmt.Errorf("no file with sha256 %s at its path%s nor next to the replay: copy that file, under any name, into %s", id.SHA256, why, dir)
 }
 
 // maxNativeSize bounds the native programs rerun --allow-native hashes.

@@ -175,7 +175,7 @@ func TestReplayReadersStartNothing(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
-	for _, pkg := range []string{"bot/spec", "bot/execbot", "bot/potmbot", "bot/wasmbot"} {
+	for _, pkg := range []string{"bot/local", "bot/execbot", "bot/potmbot", "bot/wasmbot"} {
 		if strings.Contains(string(out), "/arena/"+pkg+"\n") {
 			t.Errorf("the site or package replay links %s, which starts bots", pkg)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/local"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/botcheck"
 	"github.com/arenabots/arena/game"
@@ -93,23 +94,33 @@ func checkParams(g game.Game, seed uint64, players int, params game.Params) erro
 }
 
 // checkBot opens the bot named by s for one seat of g and closes it again:
-// the SPEC parses, the house bot exists, the program is found, the wasm
-// module passes the sandbox's checks (it is compiled once and cached).
-// A refused module is the bot's failure (exit 1), everything else a command
-// line to fix (exit 2).
-func checkBot(ctx context.Context, g game.Game, seat int, s string, params game.Params) error {
-	b, err := spec.Open(ctx, s, bot.Match{Game: g, Seat: seat, Params: params})
+// the house bot exists, the program is found, the wasm module passes the
+// sandbox's checks (it is compiled once and cached). A refused module is
+// the bot's failure (exit 1), everything else a command line to fix
+// (exit 2).
+func checkBot(ctx context.Context, g game.Game, seat int, s spec.Spec, params game.Params) error {
+	b, err := local.Opener{}.Open(ctx, s, bot.Match{Game: g, Seat: seat, Params: params})
 	if err == nil {
 		b.Close()
 		return nil
 	}
-	if kind, _, _ := spec.Split(s); kind == "wasm" && !errors.Is(err, fs.ErrNotExist) {
+	err = fmt.Errorf("bot %q: %w", s, err)
+	if s.Kind == spec.Wasm && !errors.Is(err, fs.ErrNotExist) {
 		if h := botcheck.Hint(err); h != "" {
 			return hinted{err, h}
 		}
 		return err
 	}
 	return usageError{err}
+}
+
+// parseBots reads --bot flags: the edge where SPEC text becomes specs.
+func parseBots(texts []string) ([]spec.Spec, error) {
+	specs, err := spec.ParseAll(texts)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return specs, nil
 }
 
 // missingIsUsage makes a file named on the command line that does not exist
@@ -121,27 +132,31 @@ func missingIsUsage(err error) error {
 	return err
 }
 
-// setup checks a whole match's command line before anything runs.
-func setup(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) error {
-	if err := checkPlayers(g, len(specs)); err != nil {
-		return err
+// setup checks a whole match's command line before anything runs and
+// returns its bots' specs.
+func setup(ctx context.Context, g game.Game, seed uint64, params game.Params, texts []string) ([]spec.Spec, error) {
+	if err := checkPlayers(g, len(texts)); err != nil {
+		return nil, err
 	}
-	if err := checkParams(g, seed, len(specs), params); err != nil {
-		return err
+	if err := checkParams(g, seed, len(texts), params); err != nil {
+		return nil, err
+	}
+	specs, err := parseBots(texts)
+	if err != nil {
+		return nil, err
 	}
 	for seat, s := range specs {
 		if err := checkBot(ctx, g, seat, s, params); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return specs, nil
 }
 
 // playSpecs plays one match between the bots named by specs, in seat order,
-// and returns its replay and each seat's kept stderr: the one place the
-// command line asks package match to open bots from SPECs.
-func playSpecs(ctx context.Context, rn match.Runner, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, [][]byte, error) {
-	return playOpener(ctx, rn, g, seed, params, len(specs), spec.Opener(specs))
+// and returns its replay and each seat's kept stderr.
+func playSpecs(ctx context.Context, rn match.Runner, g game.Game, seed uint64, params game.Params, specs []spec.Spec) (*replay.Replay, [][]byte, error) {
+	return playOpener(ctx, rn, g, seed, params, len(specs), local.Seats(specs))
 }
 
 // playOpener is playSpecs with the seats' bots opened by open.
@@ -162,11 +177,11 @@ func playOpener(ctx context.Context, rn match.Runner, g game.Game, seed uint64, 
 // specRunner plays a tournament's games between bots named by SPECs.
 type specRunner struct{}
 
-func (specRunner) Check(ctx context.Context, g game.Game, s string) error {
+func (specRunner) Check(ctx context.Context, g game.Game, s spec.Spec) error {
 	return checkBot(ctx, g, 0, s, nil)
 }
 
-func (specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, error) {
+func (specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []spec.Spec) (*replay.Replay, error) {
 	r, _, err := playSpecs(ctx, match.Runner{}, g, seed, params, specs)
 	return r, err
 }

@@ -56,10 +56,14 @@ func (c *tournamentCmd) Run() error {
 			return usagef("--players %d: %s is for %s players", c.Players, g.Info().ID, g.Info().PlayerCounts())
 		}
 	}
+	bots, err := parseBots(c.Bot)
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	cfg := tournament.Config{
-		Game: g, Runner: specRunner{}, Bots: c.Bot, Seed: c.Seed, Params: params, Players: c.Players,
+		Game: g, Runner: specRunner{}, Bots: bots, Seed: c.Seed, Params: params, Players: c.Players,
 		Boards: c.Boards, Finals: c.Finals, FinalBoards: c.FinalBoards, Parallel: c.Parallel,
 	}
 	out, err := c.outputs()

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arenabots/arena/bot/local"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
@@ -212,7 +213,7 @@ func playParams(t *testing.T, gameID string, seed uint64, params game.Params, sp
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := match.Runner{}.Play(context.Background(), g, game.Config{Seed: seed, Players: len(specs), Params: params}, spec.Opener(specs))
+	r, err := match.Runner{}.Play(context.Background(), g, game.Config{Seed: seed, Players: len(specs), Params: params}, local.Seats(spec.MustParseAll(specs...)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/arenabots/arena/bot"
+	"github.com/arenabots/arena/bot/local"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
@@ -84,7 +85,8 @@ func BenchmarkThroughput(b *testing.B) {
 					}
 				}
 			}
-			specs := []string{"wasm:" + houseWasm["chains"], "wasm:" + houseWasm["greedy"], "wasm:" + houseWasm["random"]}
+			wasm := func(path string) spec.Spec { return spec.Spec{Kind: spec.Wasm, Path: path} }
+			specs := []spec.Spec{wasm(houseWasm["chains"]), wasm(houseWasm["greedy"]), wasm(houseWasm["random"])}
 			var kit []byte
 			if kind == "wasm" {
 				path := wasmtest.GoBuild(b, "../../games/dotsandboxes/kits/go/dots-and-boxes", "")
@@ -92,7 +94,7 @@ func BenchmarkThroughput(b *testing.B) {
 				a, c := filepath.Join(dir, "kit1.wasm"), filepath.Join(dir, "kit2.wasm")
 				os.WriteFile(a, kit, 0o644)
 				os.WriteFile(c, kit, 0o644)
-				specs = []string{"wasm:" + a, "wasm:" + c, "wasm:" + houseWasm["greedy"]}
+				specs = []spec.Spec{wasm(a), wasm(c), wasm(houseWasm["greedy"])}
 			}
 			// The raw engine: a round robin on both cores, its modules
 			// compiled before the clock starts, as the service's are by
@@ -158,16 +160,16 @@ func BenchmarkThroughput(b *testing.B) {
 // one match.Runner per game.
 type specRunner struct{}
 
-func (specRunner) Check(ctx context.Context, g game.Game, s string) error {
-	b, err := spec.Open(ctx, s, bot.Match{Game: g})
+func (specRunner) Check(ctx context.Context, g game.Game, s spec.Spec) error {
+	b, err := local.Opener{}.Open(ctx, s, bot.Match{Game: g})
 	if err == nil {
 		b.Close()
 	}
 	return err
 }
 
-func (specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []string) (*replay.Replay, error) {
-	return match.Runner{}.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: params}, spec.Opener(specs))
+func (specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []spec.Spec) (*replay.Replay, error) {
+	return match.Runner{}.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: params}, local.Seats(specs))
 }
 
 // start0 is start for benchmarks: SQLite, back-to-back rated matches.

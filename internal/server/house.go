@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/internal/housebots"
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/rating"
@@ -27,7 +28,8 @@ func (s *Server) seedLadder(ctx context.Context, house store.Account) error {
 	onLadder := map[string]bool{}
 	for _, e := range entries {
 		onLadder[e.Game+"/"+e.Name] = true
-		b, err := s.store.EnsureHouseBot(ctx, house.ID, e.Game, e.Name, "builtin:"+e.Name, r.Mu, r.Sigma)
+		native := spec.Spec{Kind: spec.Builtin, Name: e.Name}
+		b, err := s.store.EnsureHouseBot(ctx, house.ID, e.Game, e.Name, native.String(), r.Mu, r.Sigma)
 		if err != nil {
 			return err
 		}
@@ -44,7 +46,7 @@ func (s *Server) seedLadder(ctx context.Context, house store.Account) error {
 		if err != nil {
 			return err
 		}
-		msg := "the house's wasm build of builtin:" + e.Name + " (internal/housebots)"
+		msg := fmt.Sprintf("the house's wasm build of %s (internal/housebots)", native)
 		if err := s.store.FinishCheck(ctx, v.ID, true, msg, 0, r.Sigma); err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 
+	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/jobs"
@@ -110,7 +111,7 @@ func (s *Server) verified(ctx context.Context, m store.Match, r jobs.Result) (st
 		b := rep.Bots[i]
 		ok := b.Spec == seat.Builtin
 		if seat.Wasm != "" {
-			ok = b.Spec == "wasm:"+seat.Wasm && b.SHA256 == seat.Wasm
+			ok = b.Spec == (spec.Spec{Kind: spec.Wasm, SHA256: seat.Wasm}).String() && b.SHA256 == seat.Wasm
 		}
 		if !ok {
 			return res, fmt.Errorf("seat %d played %q (%s), not the match's bot", i, b.Spec, b.SHA256)

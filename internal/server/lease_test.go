@@ -12,6 +12,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/arenabots/arena/bot/local"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
@@ -198,7 +199,7 @@ func TestResultOfAnotherMatchIsRefused(t *testing.T) {
 			specs[0] = "builtin:random"
 		}
 		var rn match.Runner
-		rep, err := rn.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: game.Params(j.Params)}, spec.Opener(specs))
+		rep, err := rn.Play(ctx, g, game.Config{Seed: seed, Players: len(specs), Params: game.Params(j.Params)}, local.Seats(spec.MustParseAll(specs...)))
 		if err != nil {
 			t.Fatal(err)
 		}

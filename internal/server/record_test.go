@@ -10,6 +10,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/arenabots/arena/bot/local"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
@@ -132,7 +133,7 @@ func playSeats(t *testing.T, s *Server, nm store.NewMatch) *replay.Replay {
 		specs[i], shas[i] = "wasm:"+path, v.SHA256
 	}
 	g, _ := games.Lookup(nm.Game)
-	rep, err := match.Runner{}.Play(ctx, g, game.Config{Seed: nm.Seed, Players: len(specs), Params: game.Params(nm.Params)}, spec.Opener(specs))
+	rep, err := match.Runner{}.Play(ctx, g, game.Config{Seed: nm.Seed, Players: len(specs), Params: game.Params(nm.Params)}, local.Seats(spec.MustParseAll(specs...)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -140,7 +140,13 @@ func seedPlay(ctx context.Context, g game.Game, ladder []store.Bot, n int) ([]se
 	for i := range n {
 		p := pairs[i%len(pairs)]
 		seed := uint64(i + 1)
-		rep, err := match.Runner{}.Play(ctx, g, game.Config{Seed: seed, Players: 2}, spec.Opener([]string{p[0].Spec, p[1].Spec}))
+		specs, err := spec.ParseAll([]string{p[0].Spec, p[1].Spec})
+		if err != nil {
+			return nil, fmt.Errorf("seed: %w", err)
+		}
+		// The worker's opener: a stored row opens a house bot or a
+		// module, never a program of the server's machine.
+		rep, err := match.Runner{}.Play(ctx, g, game.Config{Seed: seed, Players: 2}, spec.Seats(specs, worker.Modules{}))
 		if err != nil {
 			return nil, fmt.Errorf("seed: playing %s against %s: %w", p[0].Spec, p[1].Spec, err)
 		}

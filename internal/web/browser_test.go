@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/arenabots/arena/bot/local"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
@@ -375,7 +376,7 @@ func writeReplay(t *testing.T, gameID string, specs ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := match.Runner{}.Play(context.Background(), g, game.Config{Seed: 7, Players: len(specs), Params: game.Params{}}, spec.Opener(specs))
+	rep, err := match.Runner{}.Play(context.Background(), g, game.Config{Seed: 7, Players: len(specs), Params: game.Params{}}, local.Seats(spec.MustParseAll(specs...)))
 	if err != nil {
 		t.Fatal(err)
 	}

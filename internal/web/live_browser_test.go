@@ -16,6 +16,7 @@ import (
 	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/arenabots/arena/bot/local"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
@@ -156,7 +157,7 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 		b, _ := json.Marshal(tr)
 		turns = append(turns, b)
 	}}
-	rep, err := rn.Play(context.Background(), g, game.Config{Seed: seed, Players: 2, Params: game.Params(m.Params)}, spec.Opener(specs))
+	rep, err := rn.Play(context.Background(), g, game.Config{Seed: seed, Players: 2, Params: game.Params(m.Params)}, local.Seats(spec.MustParseAll(specs...)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/arenabots/arena/bot"
 	"github.com/arenabots/arena/bot/humanbot"
+	botspec "github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/match"
 	"github.com/arenabots/arena/replay"
@@ -144,8 +145,9 @@ func (ss *sessions) start(spec startSpec) (*session, error) {
 			}
 			s.human = seat
 			s.hb = humanbot.New(humanbot.Options{Limit: ss.limits.turnWait, Waiting: needsMover, OnPrompt: s.onPrompt})
-			bots[seat], ids[seat] = s.hb, bot.Identity{Spec: "human:you"}
-			s.bots = append(s.bots, "human:you")
+			you := botspec.Spec{Kind: botspec.Human, Name: "you"}.String()
+			bots[seat], ids[seat] = s.hb, bot.Identity{Spec: you}
+			s.bots = append(s.bots, you)
 			continue
 		}
 		b, err := bot.OpenBuiltin(name, bot.Match{Game: spec.game, Seed: spec.seed, Seat: seat, Params: spec.params})
@@ -153,8 +155,9 @@ func (ss *sessions) start(spec startSpec) (*session, error) {
 			closeAll()
 			return nil, err
 		}
-		bots[seat], ids[seat] = b, bot.Identity{Spec: "builtin:" + name}
-		s.bots = append(s.bots, "builtin:"+name)
+		house := botspec.Spec{Kind: botspec.Builtin, Name: name}.String()
+		bots[seat], ids[seat] = b, bot.Identity{Spec: house}
+		s.bots = append(s.bots, house)
 	}
 	fr, err := s.framer.frame(first)
 	if err != nil {

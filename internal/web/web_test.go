@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenabots/arena/bot/local"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
@@ -31,7 +32,7 @@ func playReplay(t testing.TB, gameID string, specs ...string) *replay.Replay {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := match.Runner{}.Play(context.Background(), g, game.Config{Seed: 11, Players: len(specs), Params: game.Params{}}, spec.Opener(specs))
+	rep, err := match.Runner{}.Play(context.Background(), g, game.Config{Seed: 11, Players: len(specs), Params: game.Params{}}, local.Seats(spec.MustParseAll(specs...)))
 	if err != nil {
 		t.Fatal(err)
 	}

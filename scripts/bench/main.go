@@ -32,6 +32,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/arenabots/arena/bot/spec"
 )
 
 // row is one line of the table.
@@ -303,7 +305,7 @@ func (b *bench) try(dir string, env []string, name string, args ...string) error
 func (b *bench) tournament(boards int) (matches int, wall, cpu time.Duration) {
 	args := []string{"tournament", "--game", "dots-and-boxes", "--boards", strconv.Itoa(boards), "--json"}
 	for _, k := range b.kits {
-		args = append(args, "--bot", "wasm:"+k)
+		args = append(args, "--bot", spec.Spec{Kind: spec.Wasm, Path: k}.String())
 	}
 	cmd := exec.Command(b.arena, args...)
 	cmd.Env = append(os.Environ(), "ARENA_WASM_CACHE="+filepath.Join(b.tmp, "wasm-cache"))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/arenabots/arena/bot/local"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
@@ -73,7 +74,7 @@ func TestDecodeRoundTrip(t *testing.T) {
 				}
 			}
 			rn := match.Runner{OnTurn: func(_ *replay.Turn, st game.State) { check(st) }}
-			if _, err := rn.Play(context.Background(), g, game.Config{Seed: seed, Players: su.players, Params: su.params}, spec.Opener(su.bots)); err != nil {
+			if _, err := rn.Play(context.Background(), g, game.Config{Seed: seed, Players: su.players, Params: su.params}, local.Seats(spec.MustParseAll(su.bots...))); err != nil {
 				t.Fatal(err)
 			}
 			if checked < 10 {

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/arenabots/arena/bot/local"
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
@@ -37,7 +38,7 @@ func main() {
 type line struct {
 	game  game.Game
 	seed  uint64
-	specs []string
+	specs []spec.Spec
 }
 
 func run() error {
@@ -59,7 +60,11 @@ func run() error {
 		if err != nil {
 			return fmt.Errorf("line %q: %w", sc.Text(), err)
 		}
-		list = append(list, line{g, seed, f[2:]})
+		specs, err := spec.ParseAll(f[2:])
+		if err != nil {
+			return fmt.Errorf("line %q: %w", sc.Text(), err)
+		}
+		list = append(list, line{g, seed, specs})
 	}
 	if err := sc.Err(); err != nil {
 		return err
@@ -76,7 +81,7 @@ func run() error {
 	before := cpu()
 	for _, l := range list {
 		cfg := game.Config{Seed: l.seed, Players: len(l.specs)}
-		if _, err := (match.Runner{}).Play(context.Background(), l.game, cfg, spec.Opener(l.specs)); err != nil {
+		if _, err := (match.Runner{}).Play(context.Background(), l.game, cfg, local.Seats(l.specs)); err != nil {
 			return fmt.Errorf("%s seed %d %v: %w", l.game.Info().ID, l.seed, l.specs, err)
 		}
 	}
