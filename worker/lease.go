@@ -22,9 +22,9 @@ type held struct {
 // take asks the server for a lease of j. Without one the job is not run: it
 // is removed when the server says it is over, handed back otherwise (the
 // server unreachable, or another worker holding it), and nil is returned.
-func (p *Pool) take(ctx context.Context, msg jetstream.Msg, j jobs.Job, delivered uint64, log *slog.Logger) *held {
+func (p *Pool) take(ctx context.Context, msg jetstream.Msg, j jobs.Job, log *slog.Logger) *held {
 	rep, err := jobs.RequestLease(ctx, p.q.JS.Conn(), jobs.LeaseRequest{Op: jobs.LeaseTake, MatchID: j.MatchID, Check: j.Check,
-		Ticket: j.Ticket, Delivered: delivered, Worker: p.stats.id})
+		Ticket: j.Ticket, Gen: j.Rerun, Modules: j.Modules(), Worker: p.stats.id})
 	switch {
 	case err == nil && rep.Lease != nil:
 		return &held{p: p, log: log, le: *rep.Lease}

@@ -154,6 +154,14 @@ func (r *Roster) List() []WorkerInfo {
 	return out
 }
 
+// Name is the announced name of the worker with this id, "" when it is not
+// announcing.
+func (r *Roster) Name(id string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.workers[id].a.Name
+}
+
 // Capacity is the matches the live workers can run at once.
 func (r *Roster) Capacity() int {
 	n := 0
