@@ -11,6 +11,10 @@ import (
 	"github.com/arenabots/arena/internal/jobs"
 )
 
+// outOfRotationPause is how long a worker the server refuses every lease
+// waits before it takes a job again.
+const outOfRotationPause = 30 * time.Second
+
 // held is the lease of the job a worker runs.
 type held struct {
 	p   *Pool
@@ -31,6 +35,16 @@ func (p *Pool) take(ctx context.Context, msg jetstream.Msg, j jobs.Job, log *slo
 	case err == nil && rep.Drop:
 		log.Info("worker: job dropped: the server has no run of it to give", "reason", rep.Refused)
 		msg.Term()
+		return nil
+	case err == nil && rep.OutOfRotation:
+		// The job goes back at once, for the others, and this worker
+		// asks again later.
+		msg.Nak()
+		log.Error("worker: out of rotation; asking again in 30 s", "reason", rep.Refused)
+		select {
+		case <-ctx.Done():
+		case <-time.After(outOfRotationPause):
+		}
 		return nil
 	case err == nil:
 		log.Warn("worker: no lease; job handed back", "reason", rep.Refused)

@@ -104,6 +104,9 @@ type LeaseReply struct {
 	Lease   *Lease `json:"lease,omitempty"`
 	Refused string `json:"refused,omitempty"`
 	Drop    bool   `json:"drop,omitempty"`
+	// OutOfRotation says the worker is refused every lease for now
+	// (Leases.OutOfRotation): it leaves the queue to the others a while.
+	OutOfRotation bool `json:"out_of_rotation,omitempty"`
 }
 
 // LeaseBackend is what the lease service asks the server.
@@ -259,7 +262,7 @@ func (l *Leases) take(ctx context.Context, req LeaseRequest) LeaseReply {
 	}
 	if l.OutOfRotation != nil {
 		if why := l.OutOfRotation(req.Worker); why != "" {
-			return LeaseReply{Refused: why}
+			return LeaseReply{Refused: why, OutOfRotation: true}
 		}
 	}
 	live, err := l.backend.Live(ctx, req.MatchID, req.Check)

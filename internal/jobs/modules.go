@@ -79,11 +79,11 @@ func (l *Leases) holds(le *Lease, worker, sha string) (string, error) {
 }
 
 // ServeModules answers module requests on nc until ctx ends, reading
-// modules from src through a cache of cacheBytes (0: 256 MiB); refused, when
+// modules from src through a cache of cacheBytes (0: 64 MiB); refused, when
 // set, is told every refusal.
 func (l *Leases) ServeModules(ctx context.Context, nc *nats.Conn, src ModuleSource, cacheBytes int64, refused func(reason string, req ModuleRequest, err error)) error {
 	if cacheBytes <= 0 {
-		cacheBytes = 256 << 20
+		cacheBytes = 64 << 20
 	}
 	cache := &moduleCache{max: cacheBytes, files: map[string]*moduleEntry{}}
 	slots := make(chan struct{}, 8)

@@ -21,13 +21,13 @@ var arenaBin string
 
 func TestMain(m *testing.M) { clitest.Main(m, "../../cmd/arena", &arenaBin) }
 
-// serveChild runs `arena serve` as a real process and waits until it is
-// healthy.
-func serveChild(t *testing.T, addr, dir, db string) *clitest.Proc {
+// serveChild runs `arena serve` as a real process, with extra flags, and
+// waits until it is healthy.
+func serveChild(t *testing.T, addr, dir, db string, extra ...string) *clitest.Proc {
 	t.Helper()
 	// At nice 0: a lowered match (the default, TestMatchNice) could take
 	// many times as long on a loaded machine, and this test has deadlines.
-	args := []string{"serve", "--addr", addr, "--data", dir, "--workers", "2", "--match-nice", "0", "--rest", "0", "--ack-wait", "2s"}
+	args := append([]string{"serve", "--addr", addr, "--data", dir, "--workers", "2", "--match-nice", "0", "--rest", "0", "--ack-wait", "2s"}, extra...)
 	if db != "" {
 		args = append(args, "--db", db)
 	}
@@ -180,7 +180,9 @@ func TestRestartsAreNotBotFailures(t *testing.T) {
 
 func restartsAreNotBotFailures(t *testing.T, addr, db string) {
 	dir := t.TempDir()
-	c := serveChild(t, addr, dir, db)
+	// One game's matches: fewer house modules to compile at each start.
+	games := "--games=dots-and-boxes"
+	c := serveChild(t, addr, dir, db, games)
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("serve.log:\n%s", clitest.Tail(dir+"/serve.log", 40))
@@ -227,7 +229,7 @@ func restartsAreNotBotFailures(t *testing.T, addr, db string) {
 			finished[m.ID] = m
 		}
 		t.Logf("round %d: %v after %v; %d matches interrupted", round, sig, time.Since(start), n)
-		c = serveChild(t, addr, dir, db)
+		c = serveChild(t, addr, dir, db, games)
 	}
 	if kills != 6 || terms != 6 {
 		t.Fatalf("%d SIGKILLs and %d SIGTERMs; the issue asks six of each", kills, terms)
