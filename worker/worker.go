@@ -174,7 +174,12 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 		}
 		return
 	}
-	if j.Check && (j.NotWorker == p.stats.id || slices.Contains(j.Avoid, p.stats.id)) && attempt < jobs.MaxAttempts {
+	if j.Check && slices.Contains(j.Avoid, p.stats.id) {
+		// A third run must be another worker's, however long it waits.
+		msg.NakWithDelay(time.Second)
+		return
+	}
+	if j.Check && j.NotWorker == p.stats.id && attempt < jobs.MaxAttempts {
 		// A second run proves more on another machine: leave it to one.
 		msg.NakWithDelay(time.Second)
 		return

@@ -66,6 +66,18 @@ func (c *workersClearCmd) Run() error {
 	return nil
 }
 
+// send makes a request of the server and reads at most limit bytes of the
+// answer.
+func send(req *http.Request, server string, timeout time.Duration, limit int64) (status int, body []byte, err error) {
+	resp, err := (&http.Client{Timeout: timeout}).Do(req)
+	if err != nil {
+		return 0, nil, fmt.Errorf("no answer from %s (is the server running there?): %w", server, err)
+	}
+	defer resp.Body.Close()
+	body, err = io.ReadAll(io.LimitReader(resp.Body, limit))
+	return resp.StatusCode, body, err
+}
+
 // call sends an operator's request with the token of the data directory
 // and decodes the answer into out.
 func (f adminFlags) call(method, path string, out any) error {
@@ -81,19 +93,14 @@ func (f adminFlags) call(method, path string, out any) error {
 		return err
 	}
 	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(tok)))
-	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
-	if err != nil {
-		return fmt.Errorf("no answer from %s (is the server running there?): %w", f.Server, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	status, body, err := send(req, f.Server, 30*time.Second, 4<<20)
 	if err != nil {
 		return err
 	}
-	if resp.StatusCode != http.StatusOK {
+	if status != http.StatusOK {
 		var e struct{ Error string }
 		json.Unmarshal(body, &e)
-		return fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, string(escapeControls([]byte(e.Error))))
+		return fmt.Errorf("%s %s: %d %s: %s", method, path, status, http.StatusText(status), string(escapeControls([]byte(e.Error))))
 	}
 	if out == nil {
 		return nil

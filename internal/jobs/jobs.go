@@ -59,8 +59,8 @@ type Job struct {
 	// with the recorded one; a worker other than NotWorker should take it.
 	Check     bool   `json:"check,omitempty"`
 	NotWorker string `json:"not_worker,omitempty"`
-	// Avoid lists more workers that should leave a check to others (a third
-	// run goes to neither of the two that disagreed).
+	// Avoid lists workers that must leave a check to others, however long
+	// it waits: a third run goes to neither of the two that disagreed.
 	Avoid []string `json:"avoid,omitempty"`
 	// Ticket is the server's signature of the job (Leases.Ticket): a
 	// worker that holds the job shows it to be given a lease.

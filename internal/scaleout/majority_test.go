@@ -97,7 +97,7 @@ func TestDeterminismMajority(t *testing.T) {
 	if n := metric(t, c.base, `arena_workers_out_of_rotation`); n != 1 {
 		t.Fatalf("arena_workers_out_of_rotation = %v", n)
 	}
-	out, err := exec.Command(arenaBin, "workers", "--server", c.base, "--data", c.dir).CombinedOutput()
+	out, err := exec.Command(arenaBin, "workers", "list", "--server", c.base, "--data", c.dir).CombinedOutput()
 	if err != nil || !regexp.MustCompile(`(?m)^`+bad.Name+` +3/3 +out of rotation `).Match(out) {
 		t.Fatalf("arena workers: %v\n%s", err, out)
 	}
@@ -108,7 +108,7 @@ func TestDeterminismMajority(t *testing.T) {
 	if now := c.workerInfo(bad.Name).MatchesRun; now > ran+1 {
 		t.Fatalf("the worker out of rotation ran %d more matches", now-ran)
 	}
-	if !strings.Contains(serveLog(c), "is out of rotation") {
+	if data, _ := os.ReadFile(filepath.Join(c.dir, "workers.log")); !strings.Contains(string(data), "worker: out of rotation") {
 		t.Fatal("no lease refused to the worker out of rotation in its log")
 	}
 	// Both kinds of vote happen: cleared, it plays (and loses) again.
@@ -145,12 +145,6 @@ func TestDeterminismMajority(t *testing.T) {
 		t.Fatalf("rerun of match %d, whose result the majority replaced: %v\n%s", id, err, out)
 	}
 	exactlyOnce(t, s)
-}
-
-// serveLog is the server's log.
-func serveLog(c *cluster) string {
-	data, _ := os.ReadFile(filepath.Join(c.dir, "serve.log"))
-	return string(data)
 }
 
 // replacedMatch finds in the server's log a match whose recorded result

@@ -224,13 +224,18 @@ func (s *Server) runThird(ctx context.Context, m store.Match, r jobs.Result) {
 	if r.Lease != nil {
 		d.secondLease = r.Lease.ID
 	}
+	s.queueThird(ctx, m, d)
+}
+
+// queueThird publishes the third run of a dispute.
+func (s *Server) queueThird(ctx context.Context, m store.Match, d dispute) {
 	if !s.rota.open(m.ID, d) {
 		s.log.Warn("determinism: no third run (too many wait)", "match", m.ID)
 		return
 	}
 	j, err := s.job(ctx, m)
 	if err == nil {
-		j.Check, j.NotWorker, j.Avoid = true, r.Original, []string{r.Worker}
+		j.Check, j.NotWorker, j.Avoid = true, d.original, []string{d.original, d.second}
 		j.Rerun = s.leases.Reopen(m.ID, true)
 		s.leases.Sign(&j)
 		err = s.q.Publish(ctx, j)
@@ -240,12 +245,18 @@ func (s *Server) runThird(ctx context.Context, m store.Match, r jobs.Result) {
 		s.log.Warn("determinism: third run not queued", "match", m.ID, "err", err)
 		return
 	}
-	s.log.Info("determinism: third run queued", "match", m.ID, "recorded_worker", s.workerName(r.Original), "second_worker", s.workerName(r.Worker))
+	s.log.Info("determinism: third run queued", "match", m.ID, "recorded_worker", s.workerName(d.original), "second_worker", s.workerName(d.second))
 }
 
 // vote takes the third run (r) of a disputed match: the majority's result
 // is recorded, and the odd run's worker takes a strike.
 func (s *Server) vote(ctx context.Context, m store.Match, r jobs.Result, recorded []byte, d dispute) error {
+	if r.Worker == d.original || r.Worker == d.second {
+		// Not a third opinion: run it again, elsewhere.
+		s.log.Warn("determinism: the third run came from a worker of the first two; queued again", "match", m.ID, "worker", s.workerName(r.Worker))
+		s.queueThird(ctx, m, d)
+		return nil
+	}
 	third := r.Error == ""
 	outcome := "none"
 	loser := ""
