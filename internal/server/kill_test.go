@@ -167,13 +167,15 @@ func TestPushCommand(t *testing.T) {
 // server, or a run lost with a killed one, is not an attempt of the match),
 // none was lost or recorded twice, and every interrupted match ended.
 func TestRestartsAreNotBotFailures(t *testing.T) {
-	for i, d := range []string{store.SQLite, store.Postgres} {
+	for _, d := range []string{store.SQLite, store.Postgres} {
 		t.Run(d, func(t *testing.T) {
 			db := ""
 			if d == store.Postgres {
 				db = storetest.PostgresURL(t)
 			}
-			restartsAreNotBotFailures(t, fmt.Sprintf("127.0.0.1:%d", 18097+i), db)
+			// A port of its own: another run of the suite on the machine
+			// may hold a fixed one.
+			restartsAreNotBotFailures(t, freeAddr(t), db)
 		})
 	}
 }
