@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,18 +11,15 @@ import (
 	"regexp"
 	"sort"
 	"sync"
-
-	"github.com/nats-io/nats.go/jetstream"
 )
 
-// Cache keeps bot modules fetched from the object store as files named by
-// their sha256, bounded in total size: the least recently used go first.
+// Cache keeps bot modules fetched from the server as files named by their
+// sha256, bounded in total size: the least recently used go first.
 // (Compiled code is cached by the sandbox's runtime, also by sha256, so a
 // module is compiled once per process.)
 type Cache struct {
 	dir   string
 	max   int64
-	src   jetstream.ObjectStore
 	mu    sync.Mutex
 	clock uint64
 	files map[string]*cached
@@ -37,8 +33,12 @@ type cached struct {
 
 var shaPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
+// Fetch reads a module's bytes by sha256 (from the server, with the lease
+// of the job that names it: jobs.FetchModule).
+type Fetch func(ctx context.Context, sha string) ([]byte, error)
+
 // NewCache opens (creating) a cache directory; max <= 0 means 1 GiB.
-func NewCache(dir string, max int64, src jetstream.ObjectStore) (*Cache, error) {
+func NewCache(dir string, max int64) (*Cache, error) {
 	if max <= 0 {
 		max = 1 << 30
 	}
@@ -51,7 +51,7 @@ func NewCache(dir string, max int64, src jetstream.ObjectStore) (*Cache, error) 
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("worker: cache: %w", err)
 	}
-	c := &Cache{dir: dir, max: max, src: src, files: map[string]*cached{}}
+	c := &Cache{dir: dir, max: max, files: map[string]*cached{}}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		name := e.Name()
@@ -69,7 +69,7 @@ func NewCache(dir string, max int64, src jetstream.ObjectStore) (*Cache, error) 
 // is not cached. A cached file is hashed first: one whose bytes are not the
 // module's (a disk error, a hand that swapped files) is deleted and fetched
 // again, never played under the module's name.
-func (c *Cache) Path(ctx context.Context, sha string) (string, error) {
+func (c *Cache) Path(ctx context.Context, sha string, fetch Fetch) (string, error) {
 	if !shaPattern.MatchString(sha) {
 		return "", fmt.Errorf("module id %q is not a sha256", sha)
 	}
@@ -86,16 +86,15 @@ func (c *Cache) Path(ctx context.Context, sha string) (string, error) {
 		c.total -= f.size
 		delete(c.files, sha)
 	}
-	data, err := c.src.GetBytes(ctx, sha)
+	data, err := fetch(ctx, sha)
 	if err != nil {
-		if errors.Is(err, jetstream.ErrObjectNotFound) {
-			return "", errRetry{fmt.Errorf("module %s is not in the object store (yet)", sha)}
-		}
+		// The server cannot serve it now (a lease it no longer counts as
+		// current is also stopped by the renewals): a platform failure.
 		return "", errRetry{fmt.Errorf("fetch module %s: %w", sha, err)}
 	}
 	sum := sha256.Sum256(data)
 	if hex.EncodeToString(sum[:]) != sha {
-		return "", fmt.Errorf("module %s: object store holds different bytes", sha)
+		return "", errRetry{fmt.Errorf("module %s: the server sent other bytes", sha)}
 	}
 	tmp, err := os.CreateTemp(c.dir, sha+".*.tmp")
 	if err != nil {

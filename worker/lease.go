@@ -11,6 +11,10 @@ import (
 	"github.com/arenabots/arena/internal/jobs"
 )
 
+// outOfRotationPause is how long a worker the server refuses every lease
+// waits before it takes a job again.
+const outOfRotationPause = 30 * time.Second
+
 // held is the lease of the job a worker runs.
 type held struct {
 	p   *Pool
@@ -22,15 +26,25 @@ type held struct {
 // take asks the server for a lease of j. Without one the job is not run: it
 // is removed when the server says it is over, handed back otherwise (the
 // server unreachable, or another worker holding it), and nil is returned.
-func (p *Pool) take(ctx context.Context, msg jetstream.Msg, j jobs.Job, delivered uint64, log *slog.Logger) *held {
+func (p *Pool) take(ctx context.Context, msg jetstream.Msg, j jobs.Job, log *slog.Logger) *held {
 	rep, err := jobs.RequestLease(ctx, p.q.JS.Conn(), jobs.LeaseRequest{Op: jobs.LeaseTake, MatchID: j.MatchID, Check: j.Check,
-		Ticket: j.Ticket, Delivered: delivered, Worker: p.stats.id})
+		Ticket: j.Ticket, Gen: j.Rerun, Modules: j.Modules(), Worker: p.stats.id})
 	switch {
 	case err == nil && rep.Lease != nil:
 		return &held{p: p, log: log, le: *rep.Lease}
 	case err == nil && rep.Drop:
 		log.Info("worker: job dropped: the server has no run of it to give", "reason", rep.Refused)
 		msg.Term()
+		return nil
+	case err == nil && rep.OutOfRotation:
+		// The job goes back at once, for the others, and this worker
+		// asks again later.
+		msg.Nak()
+		log.Error("worker: out of rotation; asking again in 30 s", "reason", rep.Refused)
+		select {
+		case <-ctx.Done():
+		case <-time.After(outOfRotationPause):
+		}
 		return nil
 	case err == nil:
 		log.Warn("worker: no lease; job handed back", "reason", rep.Refused)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/arenabots/arena/internal/jobs"
+	"github.com/arenabots/arena/replay"
 )
 
 // TestHooksEnv names the faults that the process tests of package
@@ -18,12 +19,16 @@ import (
 //	crash-on=ID      exit at once (status 3) when match ID starts: a poison job
 //	perturb-checks   flip the last byte of the replay of every determinism
 //	                 check this worker runs: a worker that plays differently
+//	skew-fuel        add 1 to the fuel of the first metered answer of every
+//	                 match this worker plays, recorded or checked: a worker
+//	                 whose replays are valid but differ (a metering fault)
 const TestHooksEnv = "ARENA_TEST_WORKER_HOOKS"
 
 // testHooks are the parsed faults; the zero value injects none.
 type testHooks struct {
 	crashOn       int64
 	perturbChecks bool
+	skewFuel      bool
 }
 
 func parseTestHooks(s string) (testHooks, error) {
@@ -41,6 +46,8 @@ func parseTestHooks(s string) (testHooks, error) {
 			h.crashOn = id
 		case "perturb-checks":
 			h.perturbChecks = true
+		case "skew-fuel":
+			h.skewFuel = true
 		default:
 			return testHooks{}, fmt.Errorf("%s: unknown hook %q", TestHooksEnv, name)
 		}
@@ -50,6 +57,22 @@ func parseTestHooks(s string) (testHooks, error) {
 
 // crash reports whether the process must exit as this match starts.
 func (h testHooks) crash(matchID int64) bool { return h.crashOn != 0 && matchID == h.crashOn }
+
+// skew changes one fuel figure of a played match, which replay.Verify
+// does not recompute: the replay stays valid and differs.
+func (h testHooks) skew(r *replay.Replay) {
+	if !h.skewFuel {
+		return
+	}
+	for i := range r.Turns {
+		for j := range r.Turns[i].Seats {
+			if s := &r.Turns[i].Seats[j]; s.Fuel > 0 && !s.Failed {
+				s.Fuel++
+				return
+			}
+		}
+	}
+}
 
 // perturb spoils a check's replay, so that it differs from the recorded one.
 func (h testHooks) perturb(r *jobs.Result) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/arenabots/arena/internal/jobs"
+	"github.com/arenabots/arena/replay"
 )
 
 // TestHooksAbsentFromReleaseBuilds: this package's tests are built without
@@ -34,16 +35,30 @@ func TestParseTestHooks(t *testing.T) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
-	replay := []byte(`{"turns":[]}`)
-	r := jobs.Result{Check: true, Replay: replay}
+	orig := []byte(`{"turns":[]}`)
+	r := jobs.Result{Check: true, Replay: orig}
 	h.perturb(&r)
-	if string(r.Replay) == string(replay) || string(replay) != `{"turns":[]}` {
+	if string(r.Replay) == string(orig) || string(orig) != `{"turns":[]}` {
 		t.Fatalf("a check's replay not perturbed (or the original changed): %q", r.Replay)
 	}
-	r = jobs.Result{Replay: replay}
+	r = jobs.Result{Replay: orig}
 	h.perturb(&r)
-	if string(r.Replay) != string(replay) {
+	if string(r.Replay) != string(orig) {
 		t.Fatal("a recorded run's replay was perturbed: only checks are")
+	}
+	// skew-fuel changes the first metered answer's fuel, nothing else.
+	s, err := parseTestHooks("skew-fuel")
+	if err != nil || s != (testHooks{skewFuel: true}) {
+		t.Fatalf("skew-fuel: %+v, %v", s, err)
+	}
+	rep := &replay.Replay{Turns: []replay.Turn{{Seats: []replay.Seat{{Fuel: 0}, {Fuel: 5, Failed: true}, {Fuel: 7}, {Fuel: 9}}}}}
+	s.skew(rep)
+	if got := rep.Turns[0].Seats; got[0].Fuel != 0 || got[1].Fuel != 5 || got[2].Fuel != 8 || got[3].Fuel != 9 {
+		t.Fatalf("skewed: %+v", got)
+	}
+	h.skew(rep)
+	if rep.Turns[0].Seats[2].Fuel != 8 {
+		t.Fatal("skewed without the hook")
 	}
 }
 
@@ -67,6 +82,9 @@ func FuzzParseTestHooks(f *testing.F) {
 		}
 		if h.perturbChecks {
 			parts = append(parts, "perturb-checks")
+		}
+		if h.skewFuel {
+			parts = append(parts, "skew-fuel")
 		}
 		again, err := parseTestHooks(strings.Join(parts, ","))
 		if err != nil || again != h {

@@ -1,6 +1,6 @@
 // Package worker runs match jobs: it pulls one job at a time from the
 // JetStream work queue (package internal/jobs), fetches the bots' modules by
-// sha256 from the object store, plays the match with the project's runner
+// sha256 from the server with the job's lease, plays the match with the project's runner
 // (package match) and publishes the result and the replay. It needs nothing
 // but the NATS connection behind its jobs.Queue: no database, no files but a
 // cache, so workers can run on any machine that reaches the NATS server.
@@ -8,7 +8,7 @@
 // Delivery rules: a worker runs a job only under a lease the server grants
 // it (lease.go), and heartbeats the job (InProgress) and renews the lease
 // while it runs; a job the worker cannot run because of the platform (a
-// module not yet in the object store) is handed back and counted; a
+// module the server cannot serve now) is handed back and counted; a
 // stopping worker hands its job back uncounted; a job that can never run
 // (undecodable, unknown game, a module the sandbox refuses) ends as a
 // failed match with its reason and is never tried again. The server ends a
@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -78,7 +79,7 @@ func New(q *jobs.Queue, opt Options) (*Pool, error) {
 	if opt.Log == nil {
 		opt.Log = slog.Default()
 	}
-	c, err := NewCache(opt.CacheDir, opt.CacheBytes, q.Wasm)
+	c, err := NewCache(opt.CacheDir, opt.CacheBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +159,7 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 	if err := checkBuild(j); err != nil {
 		p.stats.count(&p.stats.refused)
 		if attempt >= jobs.MaxAttempts {
-			if h := p.take(ctx, msg, j, attempt, log); h != nil {
+			if h := p.take(ctx, msg, j, log); h != nil {
 				p.fail(ctx, msg, j, h, fmt.Sprintf("no worker could run it identically (%v)", err), log)
 			}
 			return
@@ -173,12 +174,17 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 		}
 		return
 	}
+	if j.Check && slices.Contains(j.Avoid, p.stats.id) {
+		// A third run must be another worker's, however long it waits.
+		msg.NakWithDelay(time.Second)
+		return
+	}
 	if j.Check && j.NotWorker == p.stats.id && attempt < jobs.MaxAttempts {
 		// A second run proves more on another machine: leave it to one.
 		msg.NakWithDelay(time.Second)
 		return
 	}
-	h := p.take(ctx, msg, j, attempt, log)
+	h := p.take(ctx, msg, j, log)
 	if h == nil {
 		return
 	}
@@ -222,7 +228,10 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 	var res *jobs.Result
 	var err error
 	lower := int(p.nice.Load())
-	nice.Run(lower, func() { res, err = p.run(nice.With(runCtx, lower), j) })
+	fetch := func(ctx context.Context, sha string) ([]byte, error) {
+		return jobs.FetchModule(ctx, p.q.JS.Conn(), h.lease(), p.stats.id, sha)
+	}
+	nice.Run(lower, func() { res, err = p.run(nice.With(runCtx, lower), j, fetch) })
 	stopHB()
 	if res != nil {
 		res.Worker, res.Check, res.Original = p.stats.id, j.Check, j.NotWorker
@@ -286,7 +295,7 @@ func (p *Pool) fail(ctx context.Context, msg jetstream.Msg, j jobs.Job, h *held,
 }
 
 // run plays one job. Errors are the job's fault unless wrapped in errRetry.
-func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error) {
+func (p *Pool) run(ctx context.Context, j jobs.Job, fetch Fetch) (res *jobs.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, fmt.Errorf("internal error running the match: %v", r)
@@ -303,7 +312,7 @@ func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error
 			return nil, err
 		}
 		if s.Wasm != "" {
-			path, err := p.cache.Path(ctx, s.Wasm)
+			path, err := p.cache.Path(ctx, s.Wasm, fetch)
 			if err != nil {
 				return nil, err
 			}
@@ -356,6 +365,7 @@ func (p *Pool) run(ctx context.Context, j jobs.Job) (res *jobs.Result, err error
 		}
 	}
 	rep.Logs = nil
+	hooks.skew(rep)
 	data, err := rep.Marshal()
 	if err != nil {
 		return nil, err

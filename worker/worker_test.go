@@ -19,16 +19,22 @@ import (
 	"github.com/arenabots/arena/worker"
 )
 
-// testQueue is a job queue with a lease service, as a server runs them;
-// its Publish signs jobs as the server does.
+// testQueue is a job queue with a lease service and a module service, as
+// a server runs them (the modules read from the object store here); its
+// Publish signs jobs as the server does.
 type testQueue struct {
 	*jobs.Queue
 	leases *jobs.Leases
 }
 
 func (q testQueue) Publish(ctx context.Context, j jobs.Job) error {
-	j.Ticket = q.leases.Ticket(j.MatchID, j.Check)
+	q.leases.Sign(&j)
 	return q.Queue.Publish(ctx, j)
+}
+
+// module reads a module from the object store.
+func (q testQueue) module(ctx context.Context, sha string) ([]byte, error) {
+	return q.Wasm.GetBytes(ctx, sha)
 }
 
 // everyMatchLive is a lease backend for which every match is to be run.
@@ -36,6 +42,7 @@ type everyMatchLive struct{}
 
 func (everyMatchLive) Live(context.Context, int64, bool) (bool, error) { return true, nil }
 func (everyMatchLive) Poison(context.Context, int64, bool, string)     {}
+func (everyMatchLive) Reissue(context.Context, int64, bool, int)       {}
 
 func queue(t *testing.T) testQueue {
 	t.Helper()
@@ -50,7 +57,11 @@ func queue(t *testing.T) testQueue {
 	if err := l.Serve(ctx, nc); err != nil {
 		t.Fatal(err)
 	}
-	return testQueue{q, l}
+	tq := testQueue{q, l}
+	if err := l.ServeModules(ctx, nc, tq.module, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	return tq
 }
 
 // results collects n results, keyed by match id.
@@ -79,7 +90,8 @@ func results(t *testing.T, q *jobs.Queue, n int, timeout time.Duration) map[int6
 	return out
 }
 
-// putModule puts the module at path in the object store and returns its
+// putModule puts the module at path in the object store (whence the
+// test's module service reads it) and returns its
 // sha256 and bytes.
 func putModule(t *testing.T, q testQueue, path string) (string, []byte) {
 	t.Helper()
@@ -186,7 +198,7 @@ func TestCacheEvicts(t *testing.T) {
 	q := queue(t)
 	ctx := context.Background()
 	dir := t.TempDir()
-	c, err := worker.NewCache(dir, 250, q.Wasm)
+	c, err := worker.NewCache(dir, 250)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +212,7 @@ func TestCacheEvicts(t *testing.T) {
 		if err := q.PutWasm(ctx, sha, data); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Path(ctx, sha); err != nil {
+		if _, err := c.Path(ctx, sha, q.module); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -213,7 +225,7 @@ func TestCacheEvicts(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, shas[3]+".wasm")); err != nil {
 		t.Fatal("the newest module was evicted")
 	}
-	if _, err := c.Path(ctx, "../../etc/passwd"); err == nil {
+	if _, err := c.Path(ctx, "../../etc/passwd", q.module); err == nil {
 		t.Fatal("accepted a path as a module id")
 	}
 }

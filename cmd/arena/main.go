@@ -30,6 +30,7 @@ type cli struct {
 	Backup     backupCmd        `cmd:"" help:"Copy a server's SQLite database, while it runs, to a backup file (docs/api.md)."`
 	View       viewCmd          `cmd:"" help:"Open a replay file in the browser viewer, and play the house bots, on this machine."`
 	Worker     workerCmd        `cmd:"" help:"Run matches for a server on another machine, over NATS (docs/deploy.md)."`
+	Workers    workersCmd       `cmd:"" help:"The operator's list of workers and their determinism votes; clear one out of rotation (docs/deploy.md)."`
 	Seed       seedCmd          `cmd:"" help:"Fill a data directory with finished matches, for measuring (docs/performance.md)."`
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -36,12 +35,7 @@ func (c *pushCmd) Run() error {
 	req.Header.Set("Content-Type", "application/wasm")
 	req.Header.Set("Authorization", "Bearer "+c.Token)
 	fmt.Fprintf(os.Stderr, "pushing %s (%d bytes) as %s for %s; the server tries it in a smoke match...\n", c.File, len(wasm), c.Name, c.Game)
-	resp, err := (&http.Client{Timeout: 3 * time.Minute}).Do(req)
-	if err != nil {
-		return fmt.Errorf("no answer from %s (is the server running there?): %w", c.Server, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	status, body, err := send(req, c.Server, 3*time.Minute, 1<<20)
 	if err != nil {
 		return err
 	}
@@ -61,7 +55,7 @@ func (c *pushCmd) Run() error {
 		} `json:"version"`
 	}
 	json.Unmarshal(body, &out)
-	switch resp.StatusCode {
+	switch status {
 	case http.StatusOK:
 		if out.Note != "" { // anything else is not an Arena server's answer
 			fmt.Printf("%s/%s: %s\n", out.Bot.Player, out.Bot.Name, out.Note)
@@ -78,5 +72,5 @@ func (c *pushCmd) Run() error {
 	if msg == "" {
 		msg = "not an answer of the Arena API: " + strings.TrimSpace(string(body[:min(len(body), 200)]))
 	}
-	return fmt.Errorf("push refused (%s): %s", resp.Status, msg)
+	return fmt.Errorf("push refused (%d %s): %s", status, http.StatusText(status), msg)
 }

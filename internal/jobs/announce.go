@@ -88,6 +88,7 @@ func Version() string {
 type Roster struct {
 	mu      sync.Mutex
 	workers map[string]rosterEntry
+	names   map[string]string // id -> name of every worker seen (Name)
 	now     func() time.Time
 }
 
@@ -98,7 +99,7 @@ type rosterEntry struct {
 
 // NewRoster makes an empty roster.
 func NewRoster() *Roster {
-	return &Roster{workers: map[string]rosterEntry{}, now: time.Now}
+	return &Roster{workers: map[string]rosterEntry{}, names: map[string]string{}, now: time.Now}
 }
 
 // Note takes an announcement's bytes; bad ones are dropped with an error.
@@ -119,6 +120,10 @@ func (r *Roster) Note(data []byte) error {
 		return errors.New("announcement: too many workers")
 	}
 	r.workers[a.ID] = rosterEntry{a: a, seen: now}
+	if _, ok := r.names[a.ID]; !ok && len(r.names) >= maxWorkers {
+		r.names = map[string]string{}
+	}
+	r.names[a.ID] = a.Name
 	return nil
 }
 
@@ -152,6 +157,15 @@ func (r *Roster) List() []WorkerInfo {
 		return out[i].ID < out[j].ID
 	})
 	return out
+}
+
+// Name is the name the worker with this id announced, "" when it never
+// did. Unlike List, it does not forget a worker whose announcements are
+// late (a loaded machine) or stopped.
+func (r *Roster) Name(id string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.names[id]
 }
 
 // Capacity is the matches the live workers can run at once.

@@ -59,12 +59,27 @@ type Job struct {
 	// with the recorded one; a worker other than NotWorker should take it.
 	Check     bool   `json:"check,omitempty"`
 	NotWorker string `json:"not_worker,omitempty"`
+	// Avoid lists workers that must leave a check to others, however long
+	// it waits: a third run goes to neither of the two that disagreed.
+	Avoid []string `json:"avoid,omitempty"`
 	// Ticket is the server's signature of the job (Leases.Ticket): a
 	// worker that holds the job shows it to be given a lease.
 	Ticket string `json:"ticket,omitempty"`
 	// Rerun numbers a job published again after its run's result was
 	// refused, so that the queue does not take it for a duplicate.
 	Rerun int `json:"rerun,omitempty"`
+}
+
+// Modules are the sha256s of the job's uploaded modules, in seat order:
+// what its ticket and lease let a worker fetch (ModuleSubject).
+func (j Job) Modules() []string {
+	var out []string
+	for _, s := range j.Seats {
+		if s.Wasm != "" {
+			out = append(out, s.Wasm)
+		}
+	}
+	return out
 }
 
 // Seat names the bot of one seat: a house bot by its spec, or an uploaded

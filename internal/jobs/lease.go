@@ -27,6 +27,16 @@ import (
 // So a worker's credentials cannot report for a match they were not given,
 // for a future or finished match, or over another worker's run.
 //
+// Which run of a match is current is the server's record, never a worker's
+// word: a ticket names its job's generation (Job.Rerun), and while a lease
+// of that generation holds, no copy of the job takes the match, whatever
+// the queue's delivery count (a worker that once held the job could send
+// any count). When a lease lapses (its worker died or stalled) the server
+// publishes the job again with the next generation's ticket (Sweep,
+// LeaseBackend.Reissue): copies of the older job are stale from then on
+// and are dropped. The lease names the modules of its job (from the
+// ticket), and those only are served to its holder (modules.go).
+//
 // The server keeps the current leases in memory only. After it restarts it
 // knows none: a validly signed lease is then adopted as current, and since
 // the counts of lost runs start again from zero, a restart is never counted
@@ -52,8 +62,13 @@ type Lease struct {
 	Expires time.Time `json:"expires"`
 	// Counted is how many runs of the match so far count toward MaxAttempts
 	// (lost runs and platform retries; never a restart).
-	Counted int    `json:"counted"`
-	Sig     string `json:"sig"`
+	Counted int `json:"counted"`
+	// Gen is the generation of the job the lease was taken with (Job.Rerun).
+	Gen int `json:"gen,omitempty"`
+	// Modules are the sha256s of the job's modules (Job.Modules): those the
+	// holder may fetch (ModuleSubject).
+	Modules []string `json:"modules,omitempty"`
+	Sig     string   `json:"sig"`
 }
 
 // Lease operations.
@@ -72,14 +87,15 @@ const (
 
 // LeaseRequest is a worker's message on LeaseSubject.
 type LeaseRequest struct {
-	Op        string `json:"op"`
-	MatchID   int64  `json:"match_id"`
-	Check     bool   `json:"check,omitempty"`
-	Ticket    string `json:"ticket,omitempty"`    // take: Job.Ticket
-	Delivered uint64 `json:"delivered,omitempty"` // take: the queue's delivery count
-	Worker    string `json:"worker"`
-	Lease     *Lease `json:"lease,omitempty"`  // renew, release
-	Reason    string `json:"reason,omitempty"` // release
+	Op      string   `json:"op"`
+	MatchID int64    `json:"match_id"`
+	Check   bool     `json:"check,omitempty"`
+	Ticket  string   `json:"ticket,omitempty"`  // take: Job.Ticket
+	Gen     int      `json:"gen,omitempty"`     // take: Job.Rerun
+	Modules []string `json:"modules,omitempty"` // take: Job.Modules
+	Worker  string   `json:"worker"`
+	Lease   *Lease   `json:"lease,omitempty"`  // renew, release
+	Reason  string   `json:"reason,omitempty"` // release
 }
 
 // LeaseReply is the server's answer: a lease, or why not. Drop says the job
@@ -88,6 +104,9 @@ type LeaseReply struct {
 	Lease   *Lease `json:"lease,omitempty"`
 	Refused string `json:"refused,omitempty"`
 	Drop    bool   `json:"drop,omitempty"`
+	// OutOfRotation says the worker is refused every lease for now
+	// (Leases.OutOfRotation): it leaves the queue to the others a while.
+	OutOfRotation bool `json:"out_of_rotation,omitempty"`
 }
 
 // LeaseBackend is what the lease service asks the server.
@@ -97,6 +116,9 @@ type LeaseBackend interface {
 	Live(ctx context.Context, matchID int64, check bool) (bool, error)
 	// Poison ends a match whose runs were lost MaxAttempts times.
 	Poison(ctx context.Context, matchID int64, check bool, reason string)
+	// Reissue publishes the match's job again as generation gen, signed
+	// with Ticket(matchID, check, gen, modules), after its lease lapsed.
+	Reissue(ctx context.Context, matchID int64, check bool, gen int)
 }
 
 // ErrLease is wrapped by every refusal of Leases.Accept.
@@ -108,14 +130,14 @@ type leaseKey struct {
 }
 
 type leaseState struct {
-	cur       Lease // ID "" when nobody holds the match
-	delivered uint64
-	counted   int
-	grants    int
-	lost      map[string]bool // ids of leases counted as lost
-	poisoned  bool
-	ended     bool // cur reported the match (End)
-	touched   time.Time
+	cur      Lease // ID "" when nobody holds the match
+	gen      int   // the job generation the server issued last
+	counted  int
+	grants   int
+	lost     map[string]bool // ids of leases counted as lost
+	poisoned bool
+	ended    bool // cur reported the match (End)
+	touched  time.Time
 }
 
 // Leases issues and checks leases (the server's side).
@@ -127,6 +149,11 @@ type Leases struct {
 
 	mu    sync.Mutex
 	state map[leaseKey]*leaseState
+
+	// OutOfRotation, when set, says why a worker is refused new leases
+	// ("" when it is not): a worker whose runs lost the majority vote of
+	// determinism checks too often waits for an operator.
+	OutOfRotation func(worker string) string
 }
 
 // NewLeases makes the lease service with a signing key. ackWait is the
@@ -165,13 +192,20 @@ func (l *Leases) mac(parts ...string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// Ticket is what the server signs into a job (Job.Ticket).
-func (l *Leases) Ticket(matchID int64, check bool) string {
-	return l.mac("ticket", strconv.FormatInt(matchID, 10), strconv.FormatBool(check))
+// Ticket is what the server signs into a job (Job.Ticket): its match, its
+// generation (Job.Rerun) and its modules (Job.Modules).
+func (l *Leases) Ticket(matchID int64, check bool, gen int, modules []string) string {
+	return l.mac("ticket", strconv.FormatInt(matchID, 10), strconv.FormatBool(check), strconv.Itoa(gen), strings.Join(modules, ","))
+}
+
+// Sign sets a job's ticket.
+func (l *Leases) Sign(j *Job) {
+	j.Ticket = l.Ticket(j.MatchID, j.Check, j.Rerun, j.Modules())
 }
 
 func (l *Leases) sign(le Lease) string {
-	return l.mac("lease", strconv.FormatInt(le.MatchID, 10), strconv.FormatBool(le.Check), strconv.Itoa(le.Attempt), le.Worker, le.ID)
+	return l.mac("lease", strconv.FormatInt(le.MatchID, 10), strconv.FormatBool(le.Check), strconv.Itoa(le.Attempt), le.Worker, le.ID,
+		strconv.Itoa(le.Gen), strings.Join(le.Modules, ","))
 }
 
 func (l *Leases) signed(le *Lease) bool {
@@ -222,8 +256,14 @@ func (l *Leases) Handle(ctx context.Context, req LeaseRequest) LeaseReply {
 }
 
 func (l *Leases) take(ctx context.Context, req LeaseRequest) LeaseReply {
-	if req.Worker == "" || len(req.Worker) > 64 || !hmac.Equal([]byte(req.Ticket), []byte(l.Ticket(req.MatchID, req.Check))) {
+	if req.Worker == "" || len(req.Worker) > 64 || req.Gen < 0 || len(req.Modules) > 64 ||
+		!hmac.Equal([]byte(req.Ticket), []byte(l.Ticket(req.MatchID, req.Check, req.Gen, req.Modules))) {
 		return LeaseReply{Refused: "no valid ticket for this match"}
+	}
+	if l.OutOfRotation != nil {
+		if why := l.OutOfRotation(req.Worker); why != "" {
+			return LeaseReply{Refused: why, OutOfRotation: true}
+		}
 	}
 	live, err := l.backend.Live(ctx, req.MatchID, req.Check)
 	if err != nil {
@@ -240,30 +280,28 @@ func (l *Leases) take(ctx context.Context, req LeaseRequest) LeaseReply {
 		l.mu.Unlock()
 		return LeaseReply{Refused: "the match is over", Drop: true}
 	}
-	poison := false
-	if st.cur.ID != "" && st.cur.Worker != req.Worker {
-		// Another worker holds it: the queue hands the job out again only
-		// after that one's heartbeats stopped (a newer delivery), and the
-		// lease lapses the same way.
-		if req.Delivered <= st.delivered && now.Before(st.cur.Expires) {
-			l.mu.Unlock()
-			return LeaseReply{Refused: "held by another worker"}
-		}
-		poison = l.lose(st)
-	}
-	if poison {
-		n := st.counted
+	if req.Gen < st.gen {
 		l.mu.Unlock()
-		l.backend.Poison(ctx, req.MatchID, req.Check, poisonReason(n))
-		return LeaseReply{Refused: "the match failed", Drop: true}
+		return LeaseReply{Refused: fmt.Sprintf("a stale copy of the job (generation %d; the server issued %d)", req.Gen, st.gen), Drop: true}
 	}
+	if st.cur.ID != "" && st.cur.Worker != req.Worker && req.Gen == st.gen {
+		// Another worker holds it, by the server's record: another copy of
+		// the same job does not take it over. If its holder stopped, its
+		// lease lapses and the job is issued again (Sweep).
+		l.mu.Unlock()
+		return LeaseReply{Refused: "held by another worker"}
+	}
+	// A newer generation than the holder's (issued by this server before
+	// it restarted, the holder's adopted since) supersedes it; so does the
+	// holder's own new take.
+	st.gen = req.Gen
 	st.grants++
 	id := make([]byte, 16)
 	rand.Read(id)
 	le := Lease{MatchID: req.MatchID, Check: req.Check, Attempt: st.grants, Worker: req.Worker, ID: hex.EncodeToString(id),
-		Expires: now.Add(l.ttl), Counted: st.counted}
+		Expires: now.Add(l.ttl), Counted: st.counted, Gen: req.Gen, Modules: req.Modules}
 	le.Sig = l.sign(le)
-	st.cur, st.delivered = le, max(st.delivered, req.Delivered)
+	st.cur = le
 	l.mu.Unlock()
 	return LeaseReply{Lease: &le}
 }
@@ -288,6 +326,10 @@ func (l *Leases) renew(ctx context.Context, req LeaseRequest) LeaseReply {
 		st.counted--
 		st.cur = *le
 	}
+	if known && st.cur.ID != le.ID && le.Gen > st.gen {
+		// Of a newer job than the one a take brought after a restart.
+		st.gen, st.cur = le.Gen, *le
+	}
 	if known && st.cur.ID != le.ID {
 		l.mu.Unlock()
 		return LeaseReply{Refused: "the lease was lost: the match went to another worker", Drop: true}
@@ -304,11 +346,11 @@ func (l *Leases) renew(ctx context.Context, req LeaseRequest) LeaseReply {
 		}
 		l.mu.Lock()
 		st = l.get(k)
-		if st.cur.ID != "" && st.cur.ID != le.ID {
+		if st.cur.ID != "" && st.cur.ID != le.ID && le.Gen <= st.gen {
 			l.mu.Unlock()
 			return LeaseReply{Refused: "the lease was lost: the match went to another worker", Drop: true}
 		}
-		st.cur = *le
+		st.cur, st.gen = *le, max(st.gen, le.Gen)
 	}
 	st.touched = l.now()
 	st.cur.Expires = l.now().Add(l.ttl)
@@ -336,6 +378,29 @@ func (l *Leases) release(req LeaseRequest) LeaseReply {
 	}
 	st.cur = Lease{}
 	return LeaseReply{}
+}
+
+// Reopen makes a match's ended run to be run once more (a determinism
+// check's third run) and returns the generation its job is to carry: the
+// leases and jobs of the earlier runs are over.
+func (l *Leases) Reopen(matchID int64, check bool) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st := l.get(leaseKey{matchID, check})
+	st.ended, st.poisoned, st.counted, st.cur = false, false, 0, Lease{}
+	st.gen++
+	return st.gen
+}
+
+// Gen is the generation of the match's job the server issued last: what
+// a job published again without a lapse (a failed publish retried) carries.
+func (l *Leases) Gen(matchID int64, check bool) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if st, ok := l.state[leaseKey{matchID, check}]; ok {
+		return st.gen
+	}
+	return 0
 }
 
 // Accept checks that a result or failure comes with the current lease of
@@ -390,8 +455,8 @@ func (l *Leases) End(le *Lease) {
 // Fault counts a run whose result the server refused as a lost one (the
 // holder of the current lease sent a replay that does not check out) and
 // reports whether the match is now poison; the caller publishes it again
-// otherwise.
-func (l *Leases) Fault(matchID int64, check bool) (poison bool, counted int) {
+// otherwise, as generation gen.
+func (l *Leases) Fault(matchID int64, check bool) (poison bool, counted, gen int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	st := l.get(leaseKey{matchID, check})
@@ -399,24 +464,32 @@ func (l *Leases) Fault(matchID int64, check bool) (poison bool, counted int) {
 	st.cur = Lease{}
 	if st.counted >= MaxAttempts {
 		st.poisoned = true
-		return true, st.counted
+		return true, st.counted, st.gen
 	}
-	return false, st.counted
+	st.gen++
+	return false, st.counted, st.gen
 }
 
 // Sweep counts the leases that lapsed as lost runs, ends the matches that
-// are poison now, and forgets idle entries.
+// are poison now, issues the others' jobs again with the next generation's
+// ticket, and forgets idle entries.
 func (l *Leases) Sweep(ctx context.Context) {
 	type end struct {
-		k leaseKey
-		n int
+		k      leaseKey
+		n, gen int
+		poison bool
 	}
 	var ends []end
 	l.mu.Lock()
 	now := l.now()
 	for k, st := range l.state {
-		if !st.ended && st.cur.ID != "" && now.After(st.cur.Expires) && l.lose(st) {
-			ends = append(ends, end{k, st.counted})
+		if !st.ended && st.cur.ID != "" && now.After(st.cur.Expires) {
+			if l.lose(st) {
+				ends = append(ends, end{k: k, n: st.counted, poison: true})
+			} else if !st.poisoned {
+				st.gen++
+				ends = append(ends, end{k: k, gen: st.gen})
+			}
 		}
 		if (st.cur.ID == "" || st.ended) && now.Sub(st.touched) > time.Hour {
 			delete(l.state, k)
@@ -424,7 +497,11 @@ func (l *Leases) Sweep(ctx context.Context) {
 	}
 	l.mu.Unlock()
 	for _, e := range ends {
-		l.backend.Poison(ctx, e.k.match, e.k.check, poisonReason(e.n))
+		if e.poison {
+			l.backend.Poison(ctx, e.k.match, e.k.check, poisonReason(e.n))
+		} else {
+			l.backend.Reissue(ctx, e.k.match, e.k.check, e.gen)
+		}
 	}
 }
 

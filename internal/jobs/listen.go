@@ -291,9 +291,7 @@ func open(ctx context.Context, js jetstream.JetStream) (*Queue, error) {
 	if err != nil {
 		return nil, err
 	}
-	obj, err := js.ObjectStore(octx, WasmBucket)
-	if err != nil {
-		return nil, err
-	}
-	return &Queue{JS: js, Jobs: cons, Wasm: obj, AckWait: info.Config.AckWait}, nil
+	// No object store: a worker fetches modules from the server
+	// (FetchModule), which is all its permissions allow.
+	return &Queue{JS: js, Jobs: cons, AckWait: info.Config.AckWait}, nil
 }

@@ -11,28 +11,21 @@ import (
 const WorkerInbox = "_INBOX.worker"
 
 // WorkerPermissions is what the worker user may do on NATS: pull jobs from
-// the workers' consumer and acknowledge them, read modules from the object
-// store, ask for leases, publish results, announcements and live turns,
-// and receive replies on its own inbox. Not: publish jobs, read results,
-// or create, change, purge or delete any stream or consumer but the
-// short-lived ordered consumers an object store read makes. The NATS configuration in
+// the workers' consumer and acknowledge them, ask for leases and for the
+// modules of the jobs it holds (ModuleSubject), publish results,
+// announcements and live turns, and receive replies on its own inbox. Not:
+// read the object store, publish jobs, read results, or create, change,
+// purge or delete any stream or consumer. The NATS configuration in
 // docs/deploy.md says the same for an external cluster.
 func WorkerPermissions() *natsserver.Permissions {
-	objStream := "OBJ_" + WasmBucket
 	return &natsserver.Permissions{
 		Publish: &natsserver.SubjectPermission{Allow: []string{
 			"$JS.API.CONSUMER.INFO." + JobStream + "." + JobConsumer,
 			"$JS.API.CONSUMER.MSG.NEXT." + JobStream + "." + JobConsumer,
 			"$JS.ACK." + JobStream + "." + JobConsumer + ".>",
-			"$JS.API.STREAM.INFO." + objStream,
-			"$JS.API.STREAM.MSG.GET." + objStream,
-			"$JS.API.DIRECT.GET." + objStream + ".>",
-			"$JS.API.CONSUMER.CREATE." + objStream,
-			"$JS.API.CONSUMER.CREATE." + objStream + ".>",
-			"$JS.API.CONSUMER.DELETE." + objStream + ".>",
-			"$JS.FC." + objStream + ".>",
 			ResultSubject,
 			LeaseSubject,
+			ModuleSubject,
 			AnnounceSubject,
 			livePrefix + ">",
 		}},

@@ -40,10 +40,12 @@ func (v *violations) take() []string {
 }
 
 // TestWorkerPermissions: with the worker's creds a connection can do a
-// worker's work (take a job, heartbeat and acknowledge it, read a module,
-// publish a result, an announcement and live turns) and none of the
-// server's: publish a job, read results, delete or purge a stream, make a
-// consumer on the result stream, or listen to replies meant for others.
+// worker's work (take a job, heartbeat and acknowledge it, publish a
+// result, an announcement and live turns) and none of the server's: publish
+// a job, read results, read, list or put a module in the object store,
+// delete or purge a stream, make a consumer on the result stream, or
+// listen to replies meant for others. (Modules come from the server
+// against a lease: TestModulesOnlyForTheLeaseHolder.)
 func TestWorkerPermissions(t *testing.T) {
 	l := jobs.Listen{Addr: "127.0.0.1:23300", WorkerPassword: "w0rker", ServerPassword: "s3rver"}
 	snc, sq := exposed(t, l, 5*time.Second)
@@ -80,10 +82,6 @@ func TestWorkerPermissions(t *testing.T) {
 	}
 	if err := msg.InProgress(); err != nil {
 		t.Fatal(err)
-	}
-	got, err := q.Wasm.GetBytes(ctx, "f00d")
-	if err != nil || !bytes.Equal(got, module) {
-		t.Fatalf("worker cannot read a module: %q, %v", got, err)
 	}
 	if _, err := q.PublishResult(ctx, jobs.Result{MatchID: 1, Turns: 7}); err != nil {
 		t.Fatalf("worker cannot publish a result: %v", err)
@@ -136,10 +134,31 @@ func TestWorkerPermissions(t *testing.T) {
 		_, err := q.JS.CreateOrUpdateConsumer(ctx, jobs.JobStream, jetstream.ConsumerConfig{Durable: jobs.JobConsumer, AckPolicy: jetstream.AckExplicitPolicy, MaxDeliver: 100})
 		return err
 	})
-	deny("put a module", func(ctx context.Context) error {
-		_, err := q.Wasm.PutBytes(ctx, "bad", []byte("x"))
+	deny("open the object store", func(ctx context.Context) error {
+		_, err := q.JS.ObjectStore(ctx, jobs.WasmBucket)
 		return err
 	})
+	// With the bucket's handle made on the server's connection, as a
+	// worker could build the same requests by hand.
+	obj, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deny("read a module", func(ctx context.Context) error {
+		_, err := nc.RequestWithContext(ctx, "$JS.API.STREAM.MSG.GET.OBJ_"+jobs.WasmBucket, []byte(`{"last_by_subj":"$O.`+jobs.WasmBucket+`.M.>"}`))
+		return err
+	})
+	deny("list the modules", func(ctx context.Context) error {
+		_, err := obj.CreateOrUpdateConsumer(ctx, "OBJ_"+jobs.WasmBucket, jetstream.ConsumerConfig{FilterSubject: "$O." + jobs.WasmBucket + ".M.>"})
+		return err
+	})
+	deny("put a module", func(ctx context.Context) error {
+		_, err := obj.Publish(ctx, "$O."+jobs.WasmBucket+".C.x", []byte("x"))
+		return err
+	})
+	if got, err := sq.Wasm.GetBytes(ctx, "f00d"); err != nil || !bytes.Equal(got, module) {
+		t.Fatalf("the server's own module: %q, %v", got, err)
+	}
 	for _, subject := range []string{jobs.ResultSubject, "_INBOX.>", ">"} {
 		deny("listen on "+subject, func(context.Context) error {
 			sub, err := nc.SubscribeSync(subject)

@@ -339,7 +339,9 @@ func TestPoisonJob(t *testing.T) {
 	workers := []*clitest.Proc{crashy(), crashy()}
 	s := c.store()
 	crashes := 0
-	deadline := time.Now().Add(40 * time.Second)
+	// Each crash costs a lease's lapse (three ack waits) before the job is
+	// issued again, and a new worker's start.
+	deadline := time.Now().Add(90 * time.Second)
 	for {
 		m, err := s.Match(context.Background(), poison)
 		if err == nil && !live(m) {

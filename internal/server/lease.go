@@ -38,6 +38,7 @@ func (b leaseBackend) Poison(ctx context.Context, id int64, check bool, reason s
 	s := b.s
 	if check {
 		s.log.Info("worker: determinism check dropped", "match", id, "reason", reason)
+		s.rota.drop(id)
 		return
 	}
 	s.failMatch(ctx, id, reason)
@@ -140,18 +141,35 @@ func sameParams(a, b map[string]string) bool {
 // not check out: the run counts as lost, and the match runs again, or fails
 // once that has happened MaxAttempts times.
 func (s *Server) badRun(ctx context.Context, m store.Match) {
-	poison, n := s.leases.Fault(m.ID, false)
+	poison, n, gen := s.leases.Fault(m.ID, false)
 	if poison {
 		s.failMatch(ctx, m.ID, fmt.Sprintf("its workers' results did not check out %d times", n))
 		return
 	}
+	s.reissue(ctx, m, false, gen)
+}
+
+// Reissue publishes a match's job again with the next generation's ticket
+// after its lease lapsed (jobs.Leases.Sweep).
+func (b leaseBackend) Reissue(ctx context.Context, id int64, check bool, gen int) {
+	m, err := b.s.store.Match(ctx, id)
+	if err != nil {
+		b.s.log.Error("match not issued again after its lease lapsed", "match", id, "err", err)
+		return
+	}
+	b.s.reissue(ctx, m, check, gen)
+}
+
+// reissue publishes generation gen of a match's job (or of its check).
+func (s *Server) reissue(ctx context.Context, m store.Match, check bool, gen int) {
 	j, err := s.job(ctx, m)
 	if err == nil {
-		j.Rerun = n
+		j.Check, j.Rerun = check, gen
+		s.leases.Sign(&j)
 		err = s.q.Publish(ctx, j)
 	}
-	if err != nil {
-		s.log.Error("match not published again after a refused result", "match", m.ID, "err", err)
+	if err != nil && !check {
+		s.log.Error("match not published again", "match", m.ID, "generation", gen, "err", err)
 		s.publishLater(m.ID)
 	}
 }

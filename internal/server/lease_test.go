@@ -170,7 +170,7 @@ func TestResultOfAnotherMatchIsRefused(t *testing.T) {
 	st := r.Srv.Store()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cache, err := worker.NewCache(t.TempDir(), 0, q.Wasm)
+	cache, err := worker.NewCache(t.TempDir(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,12 +180,15 @@ func TestResultOfAnotherMatchIsRefused(t *testing.T) {
 	}
 	// The hostile worker plays each job it takes wrongly, in one of two
 	// ways, and reports the result with its genuine lease.
-	cheat := func(j jobs.Job, otherSeed bool) jobs.Result {
+	cheat := func(j jobs.Job, le *jobs.Lease, otherSeed bool) jobs.Result {
+		fetch := func(ctx context.Context, sha string) ([]byte, error) {
+			return jobs.FetchModule(ctx, q.JS.Conn(), *le, le.Worker, sha)
+		}
 		specs := make([]string, len(j.Seats))
 		for i, s := range j.Seats {
 			specs[i] = s.Builtin
 			if s.Wasm != "" {
-				path, err := cache.Path(ctx, s.Wasm)
+				path, err := cache.Path(ctx, s.Wasm, fetch)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -224,11 +227,12 @@ func TestResultOfAnotherMatchIsRefused(t *testing.T) {
 		if err := json.Unmarshal(msg.Data(), &j); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := jobs.RequestLease(ctx, q.JS.Conn(), jobs.LeaseRequest{Op: jobs.LeaseTake, MatchID: j.MatchID, Ticket: j.Ticket, Delivered: 1, Worker: "cheat"})
+		rep, err := jobs.RequestLease(ctx, q.JS.Conn(), jobs.LeaseRequest{Op: jobs.LeaseTake, MatchID: j.MatchID, Ticket: j.Ticket, Gen: j.Rerun,
+			Modules: j.Modules(), Worker: "cheat"})
 		if err != nil || rep.Lease == nil {
 			t.Fatalf("lease of match %d: %+v, %v", j.MatchID, rep, err)
 		}
-		res := cheat(j, n == 0)
+		res := cheat(j, rep.Lease, n == 0)
 		res.Lease = rep.Lease
 		if _, err := q.PublishResult(ctx, res); err != nil {
 			t.Fatal(err)

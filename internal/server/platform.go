@@ -59,19 +59,9 @@ func (s *Server) Upload(ctx context.Context, acc store.Account, game, name strin
 	}
 	sum := sha256.Sum256(wasm)
 	sha := hex.EncodeToString(sum[:])
-	if err := s.q.PutWasm(ctx, sha, wasm); err != nil {
-		return store.Bot{}, store.Version{}, err
-	}
 	d := rating.Default()
 	b, v, err := s.store.AddUpload(ctx, acc.ID, game, name, sha, wasm, d.Mu, d.Sigma, lim)
 	if err != nil {
-		var le *store.LimitError
-		if errors.As(err, &le) {
-			// Over a limit after all (uploads sent at once all passed the
-			// API's check): the object store keeps only modules the
-			// database has.
-			s.deleteUnstoredObject(context.WithoutCancel(ctx), sha)
-		}
 		return store.Bot{}, store.Version{}, err
 	}
 	house, err := s.smokeOpponent(ctx, game)
@@ -253,31 +243,15 @@ func judgeSmoke(m store.Match) (bool, string) {
 // worker (and as many again).
 const maxChallengesPerWorker = 4
 
-// dropRefusedModule deletes a refused version's module from the store and
-// the object store unless another version that may play uses it: refused
-// uploads of up to 32 MiB each would otherwise fill the disk (a red team
-// kept 93 MB for each). The smoke match's replay stays; its determinism is
-// never checked (maybeCheck), since its module is gone.
+// dropRefusedModule deletes a refused version's module from the store
+// unless another version that may play uses it: refused uploads of up to 32
+// MiB each would otherwise fill the disk (a red team kept 93 MB for each).
+// The smoke match's replay stays; its determinism is never checked
+// (maybeCheck), since its module is gone.
 func (s *Server) dropRefusedModule(ctx context.Context, sha string) {
-	dropped, err := s.store.DropRefusedModule(ctx, sha)
-	if err == nil && dropped {
-		err = s.deleteUnstoredObject(ctx, sha)
-	}
-	if err != nil {
+	if _, err := s.store.DropRefusedModule(ctx, sha); err != nil {
 		s.log.Warn("refused module not deleted", "sha256", sha, "err", err)
 	}
-}
-
-// deleteUnstoredObject deletes a module from the object store if the
-// database does not hold it (any more): an upload of the same bytes may
-// have stored it again since it was found unused. A module deleted from the
-// object store while the database has it comes back when a match needs it
-// (ensureWasm).
-func (s *Server) deleteUnstoredObject(ctx context.Context, sha string) error {
-	if has, err := s.store.HasWasm(ctx, sha); err != nil || has {
-		return err
-	}
-	return s.q.DeleteWasm(ctx, sha)
 }
 
 // Challenge schedules an unrated match between active bots of a game.

@@ -61,7 +61,7 @@ func TestResultsArrivingTogetherAreRecordedInOneTransaction(t *testing.T) {
 	g, _ := games.Lookup(nm.Game)
 	for _, id := range ids {
 		r := *worker.Summarize(id, g, rep, data, nil, time.Second)
-		lease := s.leases.Handle(ctx, jobs.LeaseRequest{Op: jobs.LeaseTake, MatchID: id, Ticket: s.leases.Ticket(id, false), Delivered: 1, Worker: "w"})
+		lease := s.leases.Handle(ctx, jobs.LeaseRequest{Op: jobs.LeaseTake, MatchID: id, Ticket: s.leases.Ticket(id, false, 0, nil), Worker: "w"})
 		if lease.Lease == nil && id != ids[0] {
 			t.Fatalf("no lease for match %d: %+v", id, lease)
 		}

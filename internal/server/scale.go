@@ -194,20 +194,6 @@ func (c rosterCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(slotsDesc, prometheus.GaugeValue, float64(slots))
 }
 
-// ensureWasm puts a module back in the object store when the store lacks
-// it: a new or rebuilt NATS cluster starts empty, and workers can fetch
-// modules only from there.
-func (s *Server) ensureWasm(ctx context.Context, sha string) error {
-	if has, err := s.q.HasWasm(ctx, sha); err != nil || has {
-		return err
-	}
-	data, err := s.store.Wasm(ctx, sha)
-	if err != nil {
-		return fmt.Errorf("module %s: %w", sha, err)
-	}
-	return s.q.PutWasm(ctx, sha, data)
-}
-
 // maybeCheck queues a second run of a sampled finished match.
 func (s *Server) maybeCheck(ctx context.Context, m store.Match, r jobs.Result) {
 	every := int64(s.opt.NATS.CheckEvery)
@@ -221,7 +207,8 @@ func (s *Server) maybeCheck(ctx context.Context, m store.Match, r jobs.Result) {
 		s.log.Warn("determinism check not queued", "match", m.ID, "err", err)
 		return
 	}
-	j.Check, j.NotWorker, j.Ticket = true, r.Worker, s.leases.Ticket(m.ID, true)
+	j.Check, j.NotWorker, j.Rerun = true, r.Worker, s.leases.Gen(m.ID, true)
+	s.leases.Sign(&j)
 	if err := s.q.Publish(ctx, j); err != nil {
 		s.log.Warn("determinism check not queued", "match", m.ID, "err", err)
 	}
@@ -237,6 +224,12 @@ func (s *Server) compareCheck(ctx context.Context, m store.Match, r jobs.Result)
 	rec, err := s.store.Replay(ctx, m.ID)
 	if err != nil {
 		return err
+	}
+	if d, ok := s.rota.dispute(m.ID); ok {
+		if r.Lease != nil && r.Lease.ID == d.secondLease {
+			return nil // the second run's result again
+		}
+		return s.vote(ctx, m, r, rec, d)
 	}
 	where := "other"
 	if r.Worker == "" || r.Worker == r.Original {
@@ -266,6 +259,7 @@ func (s *Server) compareCheck(ctx context.Context, m store.Match, r jobs.Result)
 	s.log.Error("DETERMINISM: a second run of a match differs from the recorded one", "match", m.ID, "game", m.Game,
 		"recorded_bytes", len(rec), "rerun_bytes", len(r.Replay), "first_difference", firstDifference(rec, r.Replay),
 		"recorded_worker", r.Original, "rerun_worker", r.Worker, "rerun_error", r.Error)
+	s.runThird(ctx, m, r)
 	return nil
 }
 

@@ -92,6 +92,8 @@ type Server struct {
 	live    *liveHub               // the turns of running matches (live.go)
 	started chan int64             // matches whose first turn arrived (markRunning)
 	checks  *prometheus.CounterVec // determinism checks (scale.go)
+	votes   *prometheus.CounterVec // their third runs (majority.go)
+	rota    *rotation              // workers' lost votes (majority.go)
 	metrics *metrics
 	handler http.Handler
 	api     http.Handler
@@ -145,6 +147,9 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		return fail(err)
 	}
 	s.metrics = newMetrics()
+	if err := s.startRotation(); err != nil {
+		return fail(err)
+	}
 	s.seed.Store(uint64(time.Now().UnixNano()))
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -156,6 +161,9 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	})
 	mux.Handle("GET /metrics", s.metrics.handler())
 	s.scaleRoutes(mux)
+	if err := s.adminRoutes(mux); err != nil {
+		return fail(err)
+	}
 	s.api = api.New(s.store, s, api.Options{Log: opt.Log, Games: games.All(), TrustedProxies: opt.TrustedProxies, ChallengesPerMinute: opt.ChallengesPerMinute,
 		UploadsPerDay: opt.UploadsPerDay, BotsPerGame: opt.BotsPerGame})
 	mux.Handle("/api/", s.api)
@@ -239,6 +247,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	leaseCtx, stopLeases := context.WithCancel(context.Background())
 	defer stopLeases()
 	if err := s.leases.Serve(leaseCtx, s.nc); err != nil {
+		stopWork()
+		return err
+	}
+	if err := s.serveModules(leaseCtx); err != nil {
 		stopWork()
 		return err
 	}
@@ -389,7 +401,7 @@ func (s *Server) purge(ctx context.Context) {
 }
 
 // pruneModules deletes the modules of versions replaced before t from the
-// store and the object store (see store.PruneModules).
+// store (see store.PruneModules).
 func (s *Server) pruneModules(ctx context.Context, t time.Time) {
 	shas, err := s.store.PruneModules(ctx, t)
 	if err != nil {
@@ -397,11 +409,6 @@ func (s *Server) pruneModules(ctx context.Context, t time.Time) {
 			s.log.Error("prune old modules", "err", err)
 		}
 		return
-	}
-	for _, sha := range shas {
-		if err := s.deleteUnstoredObject(ctx, sha); err != nil {
-			s.log.Warn("old module not deleted from the object store", "sha256", sha, "err", err)
-		}
 	}
 	if len(shas) > 0 {
 		s.log.Info("deleted the modules of versions replaced a day ago", "count", len(shas))

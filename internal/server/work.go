@@ -28,10 +28,10 @@ func (s *Server) publish(ctx context.Context, m store.Match) error {
 	return err
 }
 
-// job is a stored match's job, signed (jobs.Leases.Ticket), its modules
-// in the object store.
+// job is a stored match's job, signed (jobs.Leases.Sign: the ticket names
+// its modules, which the server then serves to its lease's holder only).
 func (s *Server) job(ctx context.Context, m store.Match) (jobs.Job, error) {
-	j := jobs.Job{MatchID: m.ID, Game: m.Game, Params: m.Params, Seed: m.Seed, Ticket: s.leases.Ticket(m.ID, false)}
+	j := jobs.Job{MatchID: m.ID, Game: m.Game, Params: m.Params, Seed: m.Seed, Rerun: s.leases.Gen(m.ID, false)}
 	b, err := worker.BuildFor(m.Game)
 	if err != nil {
 		return j, err
@@ -40,13 +40,7 @@ func (s *Server) job(ctx context.Context, m store.Match) (jobs.Job, error) {
 	if j.Seats, err = s.seats(ctx, m); err != nil {
 		return j, err
 	}
-	for _, seat := range j.Seats {
-		if seat.Wasm != "" {
-			if err := s.ensureWasm(ctx, seat.Wasm); err != nil {
-				return j, err
-			}
-		}
-	}
+	s.leases.Sign(&j)
 	return j, nil
 }
 
@@ -107,11 +101,11 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 		return err
 	}
 	if r.Check {
-		if err := s.compareCheck(ctx, m, r); err != nil {
-			return err
-		}
+		// Ended first: a third run (runThird) reopens the check's leases.
+		// Should the comparison fail, the result comes again under the
+		// same lease, which End still accepts.
 		s.leases.End(r.Lease)
-		return nil
+		return s.compareCheck(ctx, m, r)
 	}
 	if m.State != store.Queued && m.State != store.Running {
 		// A lease granted before a restart, its match since ended.

@@ -144,7 +144,7 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 	if err := json.Unmarshal(jmsg.Data(), &job); err != nil || job.MatchID != m.ID {
 		t.Fatalf("job %+v (%v): want match %d's", job, err, m.ID)
 	}
-	lease, err := jobs.RequestLease(qctx, nc, jobs.LeaseRequest{Op: jobs.LeaseTake, MatchID: job.MatchID, Ticket: job.Ticket, Delivered: 1, Worker: "test worker"})
+	lease, err := jobs.RequestLease(qctx, nc, jobs.LeaseRequest{Op: jobs.LeaseTake, MatchID: job.MatchID, Ticket: job.Ticket, Gen: job.Rerun, Modules: job.Modules(), Worker: "test worker"})
 	if err != nil || lease.Lease == nil {
 		t.Fatalf("lease: %+v %v", lease, err)
 	}
