@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/arenabots/arena/internal/core"
 	"github.com/arenabots/arena/internal/server"
 	"github.com/arenabots/arena/internal/store/storetest"
 	"github.com/arenabots/arena/sandbox/wasmtest"
@@ -20,12 +22,15 @@ import (
 // does; change adjusts the server's options.
 func platform(t *testing.T, change ...func(*server.Options)) string {
 	t.Helper()
-	site, err := New(Options{Service: true, ReplayDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
+	var site *Site
+	replays := t.TempDir()
+	newSite := func(c *core.Core) (http.Handler, error) {
+		var err error
+		site, err = New(Options{Service: true, Platform: c, ReplayDir: replays})
+		return site, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	opt := server.Options{DataDir: t.TempDir(), Workers: 2, Site: site, Rest: time.Millisecond}
+	opt := server.Options{DataDir: t.TempDir(), Workers: 2, Site: newSite, Rest: time.Millisecond}
 	for _, c := range change {
 		c(&opt)
 	}
@@ -34,7 +39,6 @@ func platform(t *testing.T, change ...func(*server.Options)) string {
 		cancel()
 		t.Fatal(err)
 	}
-	site.SetAPI(srv.Handler())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
