@@ -114,7 +114,9 @@ func signUpUploadLeaderboard(t *testing.T, wasm, base, prefix string) {
 	for {
 		steps(t, ctx, "the leaderboard", chromedp.Navigate(base+"/leaderboard/dots-and-boxes"))
 		waitJS("rows", "document.querySelectorAll('#rows tr').length > 1", 20*time.Second)
-		row := eval[string](t, ctx, `(function(){var r=Array.from(document.querySelectorAll('#rows tr')).filter(function(tr){return tr.textContent.indexOf('@alice')>=0})[0];return r?Array.from(r.children).map(function(td){return td.textContent}).join('|'):''})()`)
+		// The row's cells by their column's heading: #, Owner, Bot, Rating
+		// (its uncertainty after it), Matches.
+		row := eval[string](t, ctx, `(function(){var r=Array.from(document.querySelectorAll('#rows tr')).filter(function(tr){return tr.textContent.indexOf('@alice')>=0})[0];if(!r)return '';var hs=Array.from(document.querySelectorAll('table.leaderboard thead th')).map(function(th){return th.textContent});var c=function(n){return r.children[hs.indexOf(n)].textContent.split(' ')[0]};return [c('#'),c('Owner'),c('Bot'),c('Rating'),c('Matches')].join('|')})()`)
 		var rank, player, botName string
 		var rating, matches int
 		if row != "" {
