@@ -106,7 +106,7 @@
     var v = Number(n);
     return h('span', { cls: 'delta' + (v > 0 ? ' up' : v < 0 ? ' down' : ''), text: v > 0 ? '+' + v : v < 0 ? '\u2212' + (-v) : '0' });
   }
-  function ratingCell(r, sd) { return h('td', { cls: 'num nowrap' }, [String(r), h('span', { cls: 'pm', text: ' \u00b1' + Number(sd || 0) })]); }
+  function ratingCell(r, sd) { return h('td', { cls: 'num' }, [String(r), h('span', { cls: 'pm', text: ' \u00b1' + Number(sd || 0) })]); }
 
   if (pageName === 'leaderboard') {
     var rows = document.getElementById('rows'), more = document.getElementById('more'), next = '';
