@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/core"
 	"github.com/arenabots/arena/internal/server"
 	"github.com/arenabots/arena/internal/web"
 )
@@ -60,19 +62,24 @@ func (c *serveCmd) Run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	// The site (internal/web) serves every page outside the API; it shows
-	// what the API answers, so it is handed the server's handler.
-	site, err := web.New(web.Options{Games: games.All(), Service: true, ReplayDir: filepath.Join(c.Data, "browser-games"), Logger: log, TrustedProxies: c.TrustProxy})
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
+	// The site (internal/web) serves every page outside the API; it reads
+	// the platform through the core the API serves, which the server makes.
+	var site *web.Site
+	defer func() {
+		if site != nil {
+			site.Close()
+		}
+	}()
+	newSite := func(pc *core.Core) (http.Handler, error) {
+		var err error
+		site, err = web.New(web.Options{Games: games.All(), Service: true, Platform: pc, ReplayDir: filepath.Join(c.Data, "browser-games"), Logger: log, TrustedProxies: c.TrustProxy})
+		return site, err
 	}
-	defer site.Close()
-	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: db, Workers: c.Workers, MatchNice: c.MatchNice, Rest: c.Rest, AckWait: c.AckWait, Log: log, Site: site, Games: c.Games, TrustedProxies: c.TrustProxy, ChallengesPerMinute: c.Challenges,
+	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: db, Workers: c.Workers, MatchNice: c.MatchNice, Rest: c.Rest, AckWait: c.AckWait, Log: log, Site: newSite, Games: c.Games, TrustedProxies: c.TrustProxy, ChallengesPerMinute: c.Challenges,
 		UploadsPerDay: c.UploadsPerDay, BotsPerGame: c.BotsPerGame,
 		NATS: server.NATSOptions{Listen: c.NATSListen, TLSCert: c.NATSTLSCert, TLSKey: c.NATSTLSKey, URL: c.NATS, Creds: c.NATSCreds, Replicas: c.NATSReplicas, NoWorkers: c.NoWorkers, CheckEvery: c.CheckEvery}})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	site.SetAPI(srv.Handler())
 	return srv.Run(ctx)
 }

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/arenabots/arena/internal/core"
 )
 
 // The request bodies the API reads, all through this file (but an upload's
@@ -78,40 +80,40 @@ func readJSON(r *http.Request, dst any) error {
 	if err != nil {
 		return err
 	}
-	return DecodeStrict(body, dst)
+	return core.DecodeStrict(body, dst)
 }
 
 // readCredentials reads a sign-up or log-in: a JSON body, or the form a
 // browser posts without scripts, with the fields handle and password only.
-func readCredentials(r *http.Request) (Credentials, error) {
+func readCredentials(r *http.Request) (core.Credentials, error) {
 	if err := checkOrigin(r); err != nil {
-		return Credentials{}, err
+		return core.Credentials{}, err
 	}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if ct != "application/x-www-form-urlencoded" {
-		var c Credentials
+		var c core.Credentials
 		if err := readJSON(r, &c); err != nil {
 			return c, err
 		}
-		return c, checkCredentials(c)
+		return c, core.CheckCredentials(c)
 	}
 	if err := r.ParseForm(); err != nil {
-		return Credentials{}, formError(err)
+		return core.Credentials{}, formError(err)
 	}
 	if len(r.PostForm) == 1 && !r.PostForm.Has("handle") {
 		for k := range r.PostForm { // the one key: curl -d '{"handle":...}' sends JSON as a form
 			if strings.HasPrefix(strings.TrimSpace(k), "{") {
-				return Credentials{}, Errorf(http.StatusUnsupportedMediaType, "the body is JSON sent as a form: add the header Content-Type: application/json")
+				return core.Credentials{}, Errorf(http.StatusUnsupportedMediaType, "the body is JSON sent as a form: add the header Content-Type: application/json")
 			}
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(r.PostForm)) {
 		if k != "handle" && k != "password" {
-			return Credentials{}, Errorf(http.StatusBadRequest, "bad form: unknown field %q (handle and password only)", truncate(k, 32))
+			return core.Credentials{}, Errorf(http.StatusBadRequest, "bad form: unknown field %q (handle and password only)", truncate(k, 32))
 		}
 	}
-	c := Credentials{Handle: r.PostForm.Get("handle"), Password: r.PostForm.Get("password")}
-	return c, checkCredentials(c)
+	c := core.Credentials{Handle: r.PostForm.Get("handle"), Password: r.PostForm.Get("password")}
+	return c, core.CheckCredentials(c)
 }
 
 // formError keeps a too-large form a 413, like a too-large JSON body.

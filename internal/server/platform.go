@@ -15,7 +15,7 @@ import (
 
 	"github.com/arenabots/arena/botcheck"
 	"github.com/arenabots/arena/games"
-	"github.com/arenabots/arena/internal/api"
+	"github.com/arenabots/arena/internal/core"
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/matchmaker"
 	"github.com/arenabots/arena/rating"
@@ -33,7 +33,7 @@ var UploadWait = 90 * time.Second
 func (s *Server) Upload(ctx context.Context, acc store.Account, game, name string, wasm []byte, lim store.UploadLimits) (store.Bot, store.Version, error) {
 	g, err := games.Lookup(game)
 	if err != nil {
-		return store.Bot{}, store.Version{}, api.Errorf(http.StatusNotFound, "no game %q", game)
+		return store.Bot{}, store.Version{}, core.Errorf(http.StatusNotFound, "no game %q", game)
 	}
 	rt, err := sandbox.Default()
 	if err != nil {
@@ -47,13 +47,13 @@ func (s *Server) Upload(ctx context.Context, acc store.Account, game, name strin
 			if h := botcheck.Hint(err); h != "" {
 				msg += " (" + h + ")"
 			}
-			return store.Bot{}, store.Version{}, api.Errorf(http.StatusUnprocessableEntity, "%s", msg)
+			return store.Bot{}, store.Version{}, core.Errorf(http.StatusUnprocessableEntity, "%s", msg)
 		}
 		if errors.Is(err, sandbox.ErrCompileBudget) {
-			return store.Bot{}, store.Version{}, api.Errorf(http.StatusTooManyRequests, "this account has spent its compile time for today (%v of CPU); modules compiled before upload at once, new ones tomorrow (UTC)", sandbox.DefaultCompileBudget)
+			return store.Bot{}, store.Version{}, core.Errorf(http.StatusTooManyRequests, "this account has spent its compile time for today (%v of CPU); modules compiled before upload at once, new ones tomorrow (UTC)", sandbox.DefaultCompileBudget)
 		}
 		if errors.Is(err, sandbox.ErrBusy) {
-			return store.Bot{}, store.Version{}, api.Errorf(http.StatusServiceUnavailable, "the server is too busy to compile the module now; upload it again later")
+			return store.Bot{}, store.Version{}, core.Errorf(http.StatusServiceUnavailable, "the server is too busy to compile the module now; upload it again later")
 		}
 		return store.Bot{}, store.Version{}, err
 	}
@@ -258,7 +258,7 @@ func (s *Server) dropRefusedModule(ctx context.Context, sha string) {
 func (s *Server) Challenge(ctx context.Context, game string, botIDs []int64, seed uint64) (int64, error) {
 	g, err := games.Lookup(game)
 	if err != nil {
-		return 0, api.Errorf(http.StatusNotFound, "no game %q", game)
+		return 0, core.Errorf(http.StatusNotFound, "no game %q", game)
 	}
 	// Challenges have their own share of the queue, so that rated matches
 	// (fill) go on however many are asked for.
@@ -267,7 +267,7 @@ func (s *Server) Challenge(ctx context.Context, game string, botIDs []int64, see
 		return 0, err
 	}
 	if waiting >= maxChallengesPerWorker*s.capacity()+maxChallengesPerWorker {
-		return 0, api.Errorf(http.StatusServiceUnavailable, "the queue of challenges is full (%d queued or running); try again in a minute", waiting)
+		return 0, core.Errorf(http.StatusServiceUnavailable, "the queue of challenges is full (%d queued or running); try again in a minute", waiting)
 	}
 	bots, err := s.store.ActiveBots(ctx, game)
 	if err != nil {
@@ -279,7 +279,7 @@ func (s *Server) Challenge(ctx context.Context, game string, botIDs []int64, see
 	}
 	j, err := matchmaker.Challenge(g.Info().Players, active, botIDs, seed&(1<<63-1))
 	if err != nil {
-		return 0, api.Errorf(http.StatusUnprocessableEntity, "%v", err)
+		return 0, core.Errorf(http.StatusUnprocessableEntity, "%v", err)
 	}
 	nm := store.NewMatch{Game: game, Seed: j.Seed, Kind: store.KindChallenge}
 	for _, seat := range j.Seats {

@@ -14,7 +14,7 @@ import (
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
-	"github.com/arenabots/arena/internal/api"
+	"github.com/arenabots/arena/internal/core"
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/match"
@@ -34,7 +34,7 @@ func TestResultsArrivingTogetherAreRecordedInOneTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.close()
-	house, err := s.store.AccountByHandle(ctx, api.HouseHandle)
+	house, err := s.store.AccountByHandle(ctx, core.HouseHandle)
 	if err != nil {
 		t.Fatal(err)
 	}

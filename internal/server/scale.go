@@ -3,10 +3,8 @@ package server
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"path/filepath"
 	"slices"
 	"time"
@@ -140,21 +138,17 @@ func (s *Server) capacity() int {
 	return n
 }
 
-// scaleRoutes adds the workers' list to the API and their series to
-// /metrics.
-func (s *Server) scaleRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/v1/workers", func(w http.ResponseWriter, r *http.Request) {
-		local := 0
-		if s.pool != nil {
-			local = s.pool.Size()
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "no-store")
-		json.NewEncoder(w).Encode(struct {
-			Local   int               `json:"local_workers"`
-			Workers []jobs.WorkerInfo `json:"workers"`
-		}{local, s.roster.List()})
-	})
+// Workers is the matches this process runs at once and the workers that
+// joined (core.Platform; GET /api/v1/workers).
+func (s *Server) Workers() (local int, joined []jobs.WorkerInfo) {
+	if s.pool != nil {
+		local = s.pool.Size()
+	}
+	return local, s.roster.List()
+}
+
+// scaleMetrics adds the workers' series to /metrics.
+func (s *Server) scaleMetrics() {
 	s.metrics.reg.MustRegister(rosterCollector{s.roster})
 	s.checks = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arena_determinism_checks_total",
 		Help: "Finished matches run a second time and compared byte for byte, by outcome (same, mismatch) and by where the second run was (other worker, same worker)."},

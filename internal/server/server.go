@@ -26,6 +26,7 @@ import (
 
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/api"
+	"github.com/arenabots/arena/internal/core"
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/internal/visitors"
@@ -48,8 +49,10 @@ type Options struct {
 	MatchNice int
 	// AckWait is the job heartbeat window (jobs.Config); 0 for the default.
 	AckWait time.Duration
-	// Site, when set, serves every path outside /api/, /healthz and /metrics.
-	Site http.Handler
+	// Site, when set, makes the handler of every path outside /api/,
+	// /healthz and /metrics, given the core the API serves (the site
+	// calls it directly).
+	Site func(*core.Core) (http.Handler, error)
 	Log  *slog.Logger
 	// Rest is the least time between two rated matches of a bot outside a
 	// new version's burst of matches; 0 means none. `arena serve` uses 10 s.
@@ -62,11 +65,11 @@ type Options struct {
 	// server that append to X-Forwarded-For (visitors.Addr); zero takes
 	// the connection's address.
 	TrustedProxies int
-	// ChallengesPerMinute limits each account's challenges (api.Options);
+	// ChallengesPerMinute limits each account's challenges (core.Options);
 	// zero for the default.
 	ChallengesPerMinute int
 	// UploadsPerDay and BotsPerGame are the per-account upload limits
-	// (api.Options); zero for the defaults.
+	// (core.Options); zero for the defaults.
 	UploadsPerDay, BotsPerGame int
 	// NATS is where workers on other machines join (scale.go).
 	NATS NATSOptions
@@ -96,6 +99,7 @@ type Server struct {
 	rota    *rotation              // workers' lost votes (majority.go)
 	metrics *metrics
 	handler http.Handler
+	core    *core.Core
 	api     http.Handler
 	ready   atomic.Bool
 	house   store.Account
@@ -160,15 +164,20 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 		w.Write([]byte("ok\n"))
 	})
 	mux.Handle("GET /metrics", s.metrics.handler())
-	s.scaleRoutes(mux)
+	s.scaleMetrics()
 	if err := s.adminRoutes(mux); err != nil {
 		return fail(err)
 	}
-	s.api = api.New(s.store, s, api.Options{Log: opt.Log, Games: games.All(), TrustedProxies: opt.TrustedProxies, ChallengesPerMinute: opt.ChallengesPerMinute,
+	s.core = core.New(s.store, s, core.Options{Log: opt.Log, Games: games.All(), ChallengesPerMinute: opt.ChallengesPerMinute,
 		UploadsPerDay: opt.UploadsPerDay, BotsPerGame: opt.BotsPerGame})
+	s.api = api.New(s.core, api.Options{Log: opt.Log, TrustedProxies: opt.TrustedProxies})
 	mux.Handle("/api/", s.api)
 	if opt.Site != nil {
-		mux.Handle("/", opt.Site)
+		site, err := opt.Site(s.core)
+		if err != nil {
+			return fail(fmt.Errorf("site: %w", err))
+		}
+		mux.Handle("/", site)
 	}
 	s.handler = visitors.WriteDeadline(mux, responseWriteWait)
 	if opt.TrustedProxies == 0 {
@@ -188,8 +197,11 @@ func openStore(ctx context.Context, db, dir string) (*store.Store, error) {
 // Handler is the server's whole HTTP handler.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// API is the JSON API's handler alone (the site calls it in-process).
+// API is the JSON API's handler alone.
 func (s *Server) API() http.Handler { return s.api }
+
+// Core is what the API and the site call.
+func (s *Server) Core() *core.Core { return s.core }
 
 // Store is the server's store (for tests and tools).
 func (s *Server) Store() *store.Store { return s.store }
@@ -205,12 +217,12 @@ func (s *Server) SetMatchNice(n int) {
 // seedHouse makes the @house account and its ladder entries (seedLadder):
 // they are on every game's leaderboard from the first start.
 func (s *Server) seedHouse(ctx context.Context) error {
-	a, err := s.store.AccountByHandle(ctx, api.HouseHandle)
+	a, err := s.store.AccountByHandle(ctx, core.HouseHandle)
 	if errors.Is(err, store.ErrNotFound) {
 		// "!" is no bcrypt hash: nobody can log in as the house.
-		a, err = s.store.CreateAccount(ctx, api.HouseHandle, "!")
+		a, err = s.store.CreateAccount(ctx, core.HouseHandle, "!")
 		if errors.Is(err, store.ErrExists) {
-			a, err = s.store.AccountByHandle(ctx, api.HouseHandle)
+			a, err = s.store.AccountByHandle(ctx, core.HouseHandle)
 		}
 	}
 	if err != nil {

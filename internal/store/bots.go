@@ -495,26 +495,11 @@ type Cursor struct {
 // after the cursor (nil: from the top). Keyset pagination: the cost of a page
 // does not grow with its depth.
 func (s *Store) Leaderboard(ctx context.Context, game string, after *Cursor, limit int) ([]LeaderRow, error) {
-	where := `b.game = ? AND b.retired = 0 AND b.active_version IS NOT NULL`
-	args := []any{game}
-	rank := int64(0)
-	if after != nil {
-		where += ` AND (b.score < ? OR (b.score = ? AND b.id > ?))`
-		args = append(args, after.Score, after.Score, after.ID)
-		rank = after.Rank
-	}
-	args = append(args, limit)
-	bots, err := s.bots(ctx, where+` ORDER BY b.score DESC, b.id LIMIT ?`, args...)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]LeaderRow, len(bots))
-	for i, b := range bots {
-		rank++
-		out[i] = LeaderRow{Rank: rank, Bot: b}
-	}
-	return out, nil
+	return s.leaderPage(ctx, leaderWhere, []any{game}, after, limit)
 }
+
+// leaderWhere keeps a game's playing bots.
+const leaderWhere = `b.game = ? AND b.retired = 0 AND b.active_version IS NOT NULL`
 
 // SetSmokeMatch links a version to the match that tries it.
 func (s *Store) SetSmokeMatch(ctx context.Context, versionID, matchID int64) error {

@@ -452,7 +452,7 @@ func TestBrowserReplayViewer(t *testing.T) {
 func TestBrowserLiveMatchEndsOnTheFinalState(t *testing.T) {
 	ctx := browser(t)
 	r, data, turns := liveMatch(t)
-	srv := serveWithAPI(t, Options{Games: games.All(), Service: true}, fakeAPI(t, data, turns, 10))
+	srv := serveWithPlatform(t, Options{Games: games.All(), Service: true}, fakeLive(t, data, turns, 10))
 	steps(t, ctx, "watching the match live", chromedp.Navigate(srv.URL+"/matches/1"))
 	last := len(r.Turns)
 	waitJS(t, ctx, "the end", fmt.Sprintf("Arena.viewer && Arena.viewer.done && Arena.viewer.frames.length === %d", last+1), 20*time.Second)

@@ -1,30 +1,37 @@
 package web
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"sync"
 	"time"
+
+	"github.com/arenabots/arena/internal/store"
 )
 
 // The Arena pages follow a game's match lists (docs/site.md). The lists are
 // public, so every page that shows the same lists shares one feed: one
-// goroutine asks the API in-process once a second while anyone watches, and
-// wakes its pages when a list changed. A thousand open pages cost what one
-// does.
+// goroutine reads them from the core once a second while anyone watches
+// (the pages the API serves, cached until the lists change), and wakes its
+// pages when a list changed. A thousand open pages cost what one does.
 
-// feedTick is how often a feed asks the API.
+// feedTick is how often a feed reads its lists.
 const feedTick = time.Second
 
-// feedLists are a feed's lists as the API last gave them: the event name and
-// its data, in the order they are sent.
+// feedKey names the lists a feed follows: a game's matches, or one of its
+// bots' (bot above 0).
+type feedKey struct {
+	game string
+	bot  int64
+}
+
+// feedLists are a feed's lists as the core last gave them: the event name
+// and its data (the API's JSON), in the order they are sent.
 type feedLists [][2]string
 
 type feeds struct {
 	mu    sync.Mutex
-	byKey map[string]*feed
+	byKey map[feedKey]*feed
 }
 
 type feed struct {
@@ -33,15 +40,14 @@ type feed struct {
 	stop  context.CancelFunc
 }
 
-// follow subscribes to the feed of the API list query q (a path and query
-// without state=, limit=). The channel receives a token whenever the lists
+// follow subscribes to the feed of the lists q. The channel receives a token whenever the lists
 // changed; lists reads them; leave ends the subscription.
-func (s *Site) follow(q string) (changed chan struct{}, lists func() feedLists, leave func()) {
+func (s *Site) follow(q feedKey) (changed chan struct{}, lists func() feedLists, leave func()) {
 	fs := &s.feeds
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	if fs.byKey == nil {
-		fs.byKey = map[string]*feed{}
+		fs.byKey = map[feedKey]*feed{}
 	}
 	f := fs.byKey[q]
 	if f == nil {
@@ -72,17 +78,17 @@ func (s *Site) follow(q string) (changed chan struct{}, lists func() feedLists, 
 	return changed, lists, leave
 }
 
-// poll asks the API for a feed's lists until the feed has no subscriber.
-func (s *Site) poll(ctx context.Context, q string, f *feed) {
+// poll reads a feed's lists until the feed has no subscriber.
+func (s *Site) poll(ctx context.Context, q feedKey, f *feed) {
 	tick := time.NewTicker(feedTick)
 	defer tick.Stop()
 	var live, finished [2]string
 	for n := 0; ; n++ {
-		next := s.list("live", q+"&state=live&limit=20")
+		next := s.list(ctx, "live", store.MatchFilter{Game: q.game, BotID: q.bot, Live: true, Limit: 20})
 		// A match leaves the live list when it ends; one that was queued
 		// and ended between two looks shows up at the next full look.
 		if next != live || n%5 == 0 {
-			finished = s.list("finished", q+"&state=finished&limit=25")
+			finished = s.list(ctx, "finished", store.MatchFilter{Game: q.game, BotID: q.bot, Limit: 25})
 		}
 		live = next
 		lists := feedLists{live, finished}
@@ -105,14 +111,15 @@ func (s *Site) poll(ctx context.Context, q string, f *feed) {
 	}
 }
 
-// list asks the API for one public list, as an event: name and the API's
-// answer, or "failed" and why.
-func (s *Site) list(name, path string) [2]string {
-	r := httptest.NewRequest(http.MethodGet, path, nil)
-	r.RemoteAddr = "127.0.0.1:0"
-	var raw json.RawMessage
-	if _, err := s.apiGet(r, path, &raw); err != nil {
-		return [2]string{"failed", string(mustMarshal(map[string]string{"error": err.Error()}))}
+// list reads one public list, as an event: name and the API's JSON of it,
+// or "failed" and why.
+func (s *Site) list(ctx context.Context, name string, f store.MatchFilter) [2]string {
+	p, err := s.platform().MatchesPage(ctx, f)
+	if err != nil {
+		if status(err) >= 500 && ctx.Err() == nil {
+			s.log.Error("the Arena's lists", "game", f.Game, "bot", f.BotID, "err", err)
+		}
+		return [2]string{"failed", string(mustMarshal(map[string]string{"error": publicMessage(err)}))}
 	}
-	return [2]string{name, string(raw)}
+	return [2]string{name, string(bytes.TrimSpace(p.Body))}
 }

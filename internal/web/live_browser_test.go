@@ -20,6 +20,7 @@ import (
 	"github.com/arenabots/arena/bot/spec"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/core"
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/internal/server"
 	"github.com/arenabots/arena/match"
@@ -116,7 +117,7 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 		t.Fatalf("a queued match's turn label says %q", label)
 	}
 	shot(t, ctx, "platform-match-queued")
-	var m platformMatch
+	var m core.MatchJSON
 	apiCall(t, "GET", fmt.Sprintf("%s/api/v1/matches/%d", base, ch.Match), "", nil, &m)
 	seed, err := strconv.ParseUint(m.Seed, 10, 64)
 	if err != nil {

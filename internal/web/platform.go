@@ -1,117 +1,81 @@
 package web
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/arenabots/arena/game"
-	"github.com/arenabots/arena/internal/api"
+	"github.com/arenabots/arena/internal/core"
+	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/replay"
 )
 
 // The platform's pages (Leaderboard, Arena, + New bot, players, bots,
 // accounts) are drawn in the browser from the JSON API (docs/api.md), which
-// the server serves beside the site. The replay viewer needs the states of a
-// match, which the site rebuilds from the API's replay, asked in-process with
-// the visitor's own credentials.
+// the server serves beside the site. What the site draws or streams itself
+// (a match in the viewer, its replay file, the Arena's lists, who is logged
+// in, whether a bot or player exists) it reads from the platform's core
+// (internal/core), the same functions and permission checks the API calls.
 
-// SetAPI gives the site the server's handler for /api/v1/ (the server makes
-// it after the site, so it is set here rather than in Options).
-func (s *Site) SetAPI(h http.Handler) {
-	s.mu.Lock()
-	s.api = h
-	s.mu.Unlock()
+// Platform is what the site reads of the platform: internal/core.Core.
+type Platform interface {
+	Who(r *http.Request) (core.Caller, bool, error)
+	Me(ctx context.Context, who core.Caller) (core.MeJSON, error)
+	Bot(ctx context.Context, who core.Caller, id int64) (core.BotJSON, error)
+	Player(ctx context.Context, who core.Caller, handle string) (core.PlayerJSON, error)
+	Match(ctx context.Context, id int64, withReplay bool) (core.MatchJSON, error)
+	Follow(ctx context.Context, id int64) (*core.Live, error)
+	MatchesPage(ctx context.Context, f store.MatchFilter) (core.Page, error)
 }
 
-func (s *Site) apiHandler() http.Handler {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.api
-}
+// errNoPlatform answers a platform page on a site that was promised the
+// platform (Options.Service) and not given it.
+var errNoPlatform = core.Errorf(http.StatusServiceUnavailable, "the platform is not running here")
 
-// subRequest makes a GET to the API that carries the visitor's cookies and
-// address, so the API applies its own rules (owners, rate limits).
-func subRequest(ctx context.Context, r *http.Request, path string) *http.Request {
-	req := httptest.NewRequest(http.MethodGet, path, nil).WithContext(ctx)
-	for _, h := range []string{"Cookie", "Authorization", "X-Forwarded-For"} {
-		// Every line: a proxy may add its entry on a line of its own.
-		if v := r.Header.Values(h); len(v) > 0 {
-			req.Header[h] = slices.Clone(v)
-		}
+// platform is the site's Platform, or nil without one.
+func (s *Site) platform() Platform { return s.opts.Platform }
+
+// publicMessage is what a visitor is told of an error from the core: its
+// message for a refusal, and no more than "internal error" otherwise.
+func publicMessage(err error) string {
+	var e *core.Error
+	if errors.As(err, &e) && e.Status < 500 {
+		return e.Msg
 	}
-	req.RemoteAddr = r.RemoteAddr
-	req.Host = r.Host
-	return req
+	return "internal error"
 }
 
-// apiGet calls the API and decodes its JSON answer into dst.
-func (s *Site) apiGet(r *http.Request, path string, dst any) (int, error) {
-	h := s.apiHandler()
-	if h == nil {
-		return http.StatusServiceUnavailable, fmt.Errorf("the platform's API is not running here")
+// status is the HTTP status of an error from the core.
+func status(err error) int {
+	var e *core.Error
+	if errors.As(err, &e) {
+		return e.Status
 	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, subRequest(r.Context(), r, path))
-	if rec.Code != http.StatusOK {
-		var e struct{ Error string }
-		json.Unmarshal(rec.Body.Bytes(), &e)
-		if e.Error == "" {
-			e.Error = http.StatusText(rec.Code)
-		}
-		return rec.Code, fmt.Errorf("%s", e.Error)
-	}
-	return rec.Code, json.Unmarshal(rec.Body.Bytes(), dst)
+	return http.StatusInternalServerError
 }
 
-// platformMatch is what the site reads of the API's match.
-type platformMatch struct {
-	ID     int64             `json:"id"`
-	Game   string            `json:"game"`
-	Params map[string]string `json:"params"`
-	Seed   string            `json:"seed"`
-	State  string            `json:"state"`
-	Reason string            `json:"reason"`
-	Seats  []struct {
-		Seat   int    `json:"seat"`
-		Player string `json:"player"`
-		Bot    string `json:"bot"`
-		BotID  int64  `json:"bot_id"`
-	} `json:"seats"`
-	Replay json.RawMessage `json:"replay"`
-}
-
-func (m *platformMatch) live() bool { return m.State == "queued" || m.State == "running" }
-
-func (m *platformMatch) names() []string {
-	out := make([]string, len(m.Seats))
-	for i, st := range m.Seats {
-		out[i] = st.Player + "/" + st.Bot
-	}
-	return out
-}
-
-// platformMatchAt reads the match the path names from the API (path is the
-// API's address of it, with %d for its number), or answers with why not.
-func (s *Site) platformMatchAt(w http.ResponseWriter, r *http.Request, path string) (int64, *platformMatch, game.Game, bool) {
+// platformMatchAt reads the match the path names (with its replay when
+// withReplay), or answers with why not.
+func (s *Site) platformMatchAt(w http.ResponseWriter, r *http.Request, withReplay bool) (int64, *core.MatchJSON, game.Game, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
 		s.fail(w, r, http.StatusNotFound, "There is no such match: a match's address is /matches/ and its number.")
 		return 0, nil, nil, false
 	}
-	var m platformMatch
-	if code, err := s.apiGet(r, fmt.Sprintf(path, id), &m); err != nil {
-		s.apiFail(w, r, code, err, fmt.Sprintf("There is no match %d. The Arena of each game lists the matches being played and the finished ones.", id))
+	p := s.platform()
+	if p == nil {
+		s.platformFail(w, r, errNoPlatform, "")
+		return 0, nil, nil, false
+	}
+	m, err := p.Match(r.Context(), id, withReplay)
+	if err != nil {
+		s.platformFail(w, r, err, fmt.Sprintf("There is no match %d. The Arena of each game lists the matches being played and the finished ones.", id))
 		return 0, nil, nil, false
 	}
 	g := s.lookupGame(m.Game)
@@ -124,12 +88,12 @@ func (s *Site) platformMatchAt(w http.ResponseWriter, r *http.Request, path stri
 
 // matchPage shows a platform match in the viewer.
 func (s *Site) matchPage(w http.ResponseWriter, r *http.Request) {
-	id, m, g, ok := s.platformMatchAt(w, r, "/api/v1/matches/%d?replay=0")
+	id, m, g, ok := s.platformMatchAt(w, r, false)
 	if !ok {
 		return
 	}
 	gv := viewOf(g)
-	info := sessionInfo{ID: strconv.FormatInt(id, 10), Human: -1, Bots: m.names(), Players: len(m.Seats),
+	info := sessionInfo{ID: strconv.FormatInt(id, 10), Human: -1, Bots: m.Names(), Players: len(m.Seats),
 		Events: fmt.Sprintf("/matches/%d/events", id), Download: fmt.Sprintf("/matches/%d/replay.json", id), Match: id}
 	s.render(w, http.StatusOK, "session", page{Title: fmt.Sprintf("%s: match %d", gv.Name, id), Game: &gv, Section: "arena", Data: info})
 }
@@ -138,7 +102,7 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request) {
 // the site shows it (@player/bot), which the API's replay, naming each bot
 // by its module's hash, does not carry.
 func (s *Site) matchReplay(w http.ResponseWriter, r *http.Request) {
-	id, m, _, ok := s.platformMatchAt(w, r, "/api/v1/matches/%d")
+	id, m, _, ok := s.platformMatchAt(w, r, true)
 	if !ok {
 		return
 	}
@@ -151,7 +115,7 @@ func (s *Site) matchReplay(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, "The match's replay could not be read: "+err.Error())
 		return
 	}
-	for i, name := range m.names() {
+	for i, name := range m.Names() {
 		if i < len(rep.Bots) {
 			rep.Bots[i].Name = name
 		}
@@ -171,10 +135,11 @@ func (s *Site) matchReplay(w http.ResponseWriter, r *http.Request) {
 // the states from the match's parameters and seed.
 func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 	// Without the replay first: a finished match's snapshot may be cached.
-	id, m, g, ok := s.platformMatchAt(w, r, "/api/v1/matches/%d?replay=0")
+	id, m, g, ok := s.platformMatchAt(w, r, false)
 	if !ok {
 		return
 	}
+	p := s.platform()
 	w, flusher, done, ok := s.eventStream(w, r)
 	if !ok {
 		return
@@ -191,7 +156,7 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 	// finished sends a finished match whole. Its snapshot is kept
 	// (finishedViews): rebuilding every state of a long match costs tens of
 	// milliseconds, and anyone may open the page again and again.
-	finished := func(m *platformMatch) {
+	finished := func(m *core.MatchJSON) {
 		key := fmt.Sprintf("%d %s %s", m.ID, m.State, m.Reason)
 		if data, ok := s.finishedViews.get(key); ok {
 			sendData("init", data)
@@ -199,9 +164,9 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if m.Replay == nil { // fetched without it
-			var full platformMatch
-			if _, err := s.apiGet(r, fmt.Sprintf("/api/v1/matches/%d", m.ID), &full); err != nil {
-				send("end", map[string]any{"failed": err.Error()})
+			full, err := p.Match(r.Context(), m.ID, true)
+			if err != nil {
+				send("end", map[string]any{"failed": publicMessage(err)})
 				return
 			}
 			m = &full
@@ -210,7 +175,7 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 		if len(m.Replay) > 0 {
 			if rep, err := replay.Parse(m.Replay); err == nil {
 				if v, err := buildViewLogs(g, rep, false); err == nil {
-					v.Bots = m.names()
+					v.Bots = m.Names()
 					snap.viewData = v
 				}
 			}
@@ -219,21 +184,21 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 			if snap.Failed == "" {
 				snap.Failed = "the match has no replay (" + m.State + ")"
 			}
-			snap.viewData = &viewData{Game: m.Game, Name: g.Info().Name, Players: len(m.Seats), Bots: m.names(), Frames: []json.RawMessage{}, Replay: json.RawMessage(`{"turns":[]}`), Done: true}
+			snap.viewData = &viewData{Game: m.Game, Name: g.Info().Name, Players: len(m.Seats), Bots: m.Names(), Frames: []json.RawMessage{}, Replay: json.RawMessage(`{"turns":[]}`), Done: true}
 		}
 		data, _ := json.Marshal(snap)
 		s.finishedViews.put(key, data)
 		sendData("init", data)
 		send("end", map[string]any{"failed": snap.Failed})
 	}
-	if !m.live() {
+	if !m.Live() {
 		finished(m)
 		return
 	}
 	seed, _ := strconv.ParseUint(m.Seed, 10, 64)
 	st, err := g.New(game.Config{Seed: seed, Players: len(m.Seats), Params: game.Params(m.Params)})
 	if err != nil {
-		send("end", map[string]any{"failed": err.Error()})
+		send("end", map[string]any{"failed": publicMessage(err)})
 		return
 	}
 	var f framer
@@ -255,11 +220,9 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		return t, fr, true
 	}
-	started := false
-	// start sends the viewer the turns so far; the API's stream begins with
-	// them, so a view opened late draws the board at once.
+	// start sends the viewer the turns so far, so that a view opened late
+	// draws the board at once.
 	start := func(past []json.RawMessage) {
-		started = true
 		kept := []json.RawMessage{}
 		for _, raw := range past {
 			_, fr, ok := apply(raw)
@@ -270,57 +233,34 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 			kept = append(kept, raw)
 		}
 		partial, _ := json.Marshal(map[string]any{"game": m.Game, "turns": kept})
-		send("init", snapshot{viewData: &viewData{Game: m.Game, Name: g.Info().Name, Players: len(m.Seats), Bots: m.names(),
+		send("init", snapshot{viewData: &viewData{Game: m.Game, Name: g.Info().Name, Players: len(m.Seats), Bots: m.Names(),
 			Frames: frames, Replay: partial}, Human: -1, Prompt: -1, Live: true, Queued: m.State == "queued" && len(kept) == 0})
 		frames = nil
 	}
 
-	// Follow the API's live stream in-process.
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	pr, pw := io.Pipe()
-	go func() {
-		// The site counts this page's stream (eventStream); the API does
-		// not count its own again.
-		s.apiHandler().ServeHTTP(&pipeWriter{w: pw, h: http.Header{}}, subRequest(api.FromSite(ctx), r, fmt.Sprintf("/api/v1/matches/%d/live", id)))
-		pw.Close()
-	}()
-	defer pr.Close()
-	sc := bufio.NewScanner(pr)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	var event string
-	for sc.Scan() {
-		line := sc.Text()
-		data, isData := strings.CutPrefix(line, "data: ")
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			event = strings.TrimPrefix(line, "event: ")
-		case isData && event == "turns" && !started:
-			var past []json.RawMessage
-			json.Unmarshal([]byte(data), &past)
-			start(past)
-		case isData && event == "turn":
-			if !started {
-				start(nil)
+	// Follow the match in the core: the turns so far, then each turn.
+	l, err := p.Follow(r.Context(), id)
+	if err != nil {
+		send("end", map[string]any{"failed": publicMessage(err)})
+		return
+	}
+	start(l.Past)
+	for ev := range l.Events {
+		if ev.End != nil {
+			end, err := p.Match(r.Context(), id, true)
+			if err != nil {
+				send("end", map[string]any{"failed": publicMessage(err)})
+				return
 			}
-			t, fr, ok := apply([]byte(data))
-			if !ok {
-				send("progress", map[string]int{"turn": t.Turn})
-				continue
-			}
-			send("turn", map[string]any{"turn": t, "frame": fr})
-		case isData && event == "end":
-			var end platformMatch
-			if _, err := s.apiGet(r, fmt.Sprintf("/api/v1/matches/%d", id), &end); err == nil {
-				finished(&end)
-			} else {
-				send("end", map[string]any{"failed": err.Error()})
-			}
+			finished(&end)
 			return
 		}
-	}
-	if !started {
-		start(nil)
+		t, fr, ok := apply(ev.Turn)
+		if !ok {
+			send("progress", map[string]int{"turn": t.Turn})
+			continue
+		}
+		send("turn", map[string]any{"turn": t, "frame": fr})
 	}
 }
 
@@ -329,46 +269,38 @@ func (s *Site) matchEvents(w http.ResponseWriter, r *http.Request) {
 // logs a failed request in the browser's console.
 func (s *Site) me(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
-	var me json.RawMessage
-	code, err := s.apiGet(r, "/api/v1/me", &me)
+	p := s.platform()
+	if p == nil {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": errNoPlatform.Msg})
+		return
+	}
+	who, ok, err := p.Who(r)
+	if err == nil && !ok {
+		writeJSON(w, http.StatusOK, nil)
+		return
+	}
+	var me core.MeJSON
+	if err == nil {
+		me, err = p.Me(r.Context(), who)
+	}
 	switch {
 	case err == nil:
 		writeJSON(w, http.StatusOK, me)
-	case code == http.StatusUnauthorized:
+	case status(err) == http.StatusUnauthorized:
 		writeJSON(w, http.StatusOK, nil)
+	case status(err) < 500:
+		writeJSON(w, status(err), map[string]string{"error": err.Error()})
 	default:
-		writeJSON(w, code, map[string]string{"error": err.Error()})
+		s.log.Error("who is logged in", "err", err)
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "internal error"})
 	}
 }
 
-// pipeWriter is a ResponseWriter that streams a handler's body into a pipe.
-type pipeWriter struct {
-	w    *io.PipeWriter
-	h    http.Header
-	code int
-}
-
-func (p *pipeWriter) Header() http.Header { return p.h }
-func (p *pipeWriter) WriteHeader(code int) {
-	if p.code == 0 {
-		p.code = code
-	}
-}
-func (p *pipeWriter) Write(b []byte) (int, error) {
-	if p.code == 0 {
-		p.code = http.StatusOK
-	}
-	if p.code != http.StatusOK {
-		return len(b), nil // an error answer ends the stream
-	}
-	return p.w.Write(bytes.Clone(b))
-}
-func (p *pipeWriter) Flush() {}
-
-// apiFail shows the error page for an API answer that was not 200: missing
-// says what is missing, in words, for a 404; other statuses keep the API's
+// platformFail shows the error page for an error from the core: missing
+// says what is missing, in words, for a 404; other refusals keep the core's
 // own message, which names the problem.
-func (s *Site) apiFail(w http.ResponseWriter, r *http.Request, code int, err error, missing string) {
+func (s *Site) platformFail(w http.ResponseWriter, r *http.Request, err error, missing string) {
+	code := status(err)
 	switch {
 	case code == http.StatusNotFound || code == http.StatusBadRequest:
 		s.fail(w, r, http.StatusNotFound, missing)
@@ -377,7 +309,7 @@ func (s *Site) apiFail(w http.ResponseWriter, r *http.Request, code int, err err
 	case code < 500:
 		s.fail(w, r, code, "The server refused: "+err.Error()+".")
 	default:
-		s.log.Error("the site's request to the API failed", "path", r.URL.Path, "status", code, "err", err)
+		s.log.Error("the site's read of the platform failed", "path", r.URL.Path, "status", code, "err", err)
 		s.fail(w, r, code, "The server could not answer.")
 	}
 }
@@ -385,32 +317,42 @@ func (s *Site) apiFail(w http.ResponseWriter, r *http.Request, code int, err err
 // subject checks that the bot or player a page shows exists, so that a
 // missing one gets an error page with its status, and tells its game.
 func (s *Site) subject(w http.ResponseWriter, r *http.Request) (gameID string, ok bool) {
-	var sub struct{ Game string }
+	p := s.platform()
+	if p == nil {
+		s.platformFail(w, r, errNoPlatform, "")
+		return "", false
+	}
+	who, _, err := p.Who(r)
+	if err != nil {
+		s.platformFail(w, r, err, "")
+		return "", false
+	}
 	if id := r.PathValue("id"); id != "" {
 		n, err := strconv.ParseInt(id, 10, 64)
 		if err != nil || n <= 0 {
 			s.fail(w, r, http.StatusNotFound, "There is no such bot: a bot's address is /bots/ and its number, as the Leaderboard links it.")
 			return "", false
 		}
-		if code, err := s.apiGet(r, fmt.Sprintf("/api/v1/bots/%d", n), &sub); err != nil {
-			s.apiFail(w, r, code, err, fmt.Sprintf("There is no bot %d. The Leaderboard of each game lists its bots.", n))
+		b, err := p.Bot(r.Context(), who, n)
+		if err != nil {
+			s.platformFail(w, r, err, fmt.Sprintf("There is no bot %d. The Leaderboard of each game lists its bots.", n))
 			return "", false
 		}
+		gameID = b.Game
 	}
 	if h := r.PathValue("handle"); h != "" {
-		if code, err := s.apiGet(r, "/api/v1/players/"+url.PathEscape(strings.TrimPrefix(h, "@")), &sub); err != nil {
-			s.apiFail(w, r, code, err, "There is no player called "+strconv.Quote(h)+". The Leaderboard of each game links its players.")
+		if _, err := p.Player(r.Context(), who, h); err != nil {
+			s.platformFail(w, r, err, "There is no player called "+strconv.Quote(h)+". The Leaderboard of each game links its players.")
 			return "", false
 		}
-		sub.Game = ""
 	}
-	return sub.Game, true
+	return gameID, true
 }
 
 // platformPage renders a page whose content the browser fetches from the API.
 func (s *Site) platformPage(name, section, title string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		p := page{Title: title, Section: section, Data: map[string]string{"handle": r.PathValue("handle"), "id": r.PathValue("id"), "maxUpload": strconv.Itoa(api.MaxUpload)}}
+		p := page{Title: title, Section: section, Data: map[string]string{"handle": r.PathValue("handle"), "id": r.PathValue("id"), "maxUpload": strconv.Itoa(core.MaxUpload)}}
 		gid := r.PathValue("game")
 		if gid == "" {
 			gid = r.URL.Query().Get("game")
@@ -444,17 +386,17 @@ func (s *Site) arenaEvents(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, "There is no such game.")
 		return
 	}
-	q := "/api/v1/matches?game=" + url.QueryEscape(r.PathValue("game"))
+	q := feedKey{game: r.PathValue("game")}
 	if b := r.URL.Query().Get("bot"); b != "" {
 		id, err := strconv.ParseInt(b, 10, 64)
 		if err != nil || id <= 0 {
 			s.fail(w, r, http.StatusBadRequest, "bot: a bot's number")
 			return
 		}
-		q += "&bot=" + strconv.FormatInt(id, 10)
+		q.bot = id
 	}
-	if s.apiHandler() == nil {
-		s.fail(w, r, http.StatusServiceUnavailable, "the platform's API is not running here")
+	if s.platform() == nil {
+		s.fail(w, r, http.StatusServiceUnavailable, errNoPlatform.Msg)
 		return
 	}
 	w, flusher, done, ok := s.eventStream(w, r)

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,48 +15,107 @@ import (
 	"time"
 
 	"github.com/arenabots/arena/games"
-	"github.com/arenabots/arena/internal/visitors"
+	"github.com/arenabots/arena/internal/core"
+	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/replay"
 )
 
-// fakeAPI serves one match the way the platform's API does: running while
-// its live stream plays the recorded turns (the first past of them as the
-// turns so far, the rest one by one), finished with its replay after.
-func fakeAPI(t *testing.T, replayJSON []byte, turns [][]byte, past int) http.Handler {
-	var ended atomic.Bool
-	mux := http.NewServeMux()
-	match := func(state string, withReplay bool) map[string]any {
-		m := map[string]any{"id": 1, "game": "dots-and-boxes", "params": map[string]string{}, "seed": "11", "state": state,
-			"seats": []map[string]any{{"seat": 0, "player": "@house", "bot": "greedy", "bot_id": 2}, {"seat": 1, "player": "@eve", "bot": "<b>x</b>", "bot_id": 5}}}
-		if withReplay {
-			m["replay"] = json.RawMessage(replayJSON)
-		}
-		return m
-	}
-	mux.HandleFunc("GET /api/v1/matches/1", func(w http.ResponseWriter, r *http.Request) {
-		if ended.Load() {
-			writeJSON(w, 200, match("finished", true))
-		} else {
-			writeJSON(w, 200, match("running", false))
-		}
-	})
-	mux.HandleFunc("GET /api/v1/matches/1/live", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		fmt.Fprintf(w, "event: match\ndata: {}\n\n")
-		fmt.Fprintf(w, "event: turns\ndata: [%s]\n\n", bytes.Join(turns[:past], []byte(",")))
-		for _, t := range turns[past:] {
-			fmt.Fprintf(w, "event: turn\ndata: %s\n\n", t)
-			w.(http.Flusher).Flush()
-		}
-		ended.Store(true)
-		fmt.Fprintf(w, "event: end\ndata: {}\n\n")
-	})
-	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 404, map[string]string{"error": "no"}) })
-	return mux
+// fakePlatform is a Platform for the site's tests: each method does what
+// its func field says, and refuses with 404 without one.
+type fakePlatform struct {
+	match   func(id int64, withReplay bool) (core.MatchJSON, error)
+	follow  func(ctx context.Context, id int64) (*core.Live, error)
+	matches func(f store.MatchFilter) (core.Page, error)
 }
 
-// liveMatch plays a Dots and Boxes match for fakeAPI: its replay, the
-// replay's bytes, and each turn as the API's live stream sends it.
+var errFakeMissing = core.Errorf(http.StatusNotFound, "no")
+
+func (f *fakePlatform) Who(r *http.Request) (core.Caller, bool, error) {
+	return core.Caller{}, false, nil
+}
+func (f *fakePlatform) Me(ctx context.Context, who core.Caller) (core.MeJSON, error) {
+	return core.MeJSON{}, core.ErrLogIn
+}
+func (f *fakePlatform) Bot(ctx context.Context, who core.Caller, id int64) (core.BotJSON, error) {
+	return core.BotJSON{}, errFakeMissing
+}
+func (f *fakePlatform) Player(ctx context.Context, who core.Caller, handle string) (core.PlayerJSON, error) {
+	return core.PlayerJSON{}, errFakeMissing
+}
+func (f *fakePlatform) Match(ctx context.Context, id int64, withReplay bool) (core.MatchJSON, error) {
+	if f.match == nil {
+		return core.MatchJSON{}, errFakeMissing
+	}
+	return f.match(id, withReplay)
+}
+func (f *fakePlatform) Follow(ctx context.Context, id int64) (*core.Live, error) {
+	if f.follow == nil {
+		return nil, errFakeMissing
+	}
+	return f.follow(ctx, id)
+}
+func (f *fakePlatform) MatchesPage(ctx context.Context, mf store.MatchFilter) (core.Page, error) {
+	if f.matches == nil {
+		return core.Page{}, errFakeMissing
+	}
+	return f.matches(mf)
+}
+
+// fakeMatch is match 1 of Dots and Boxes between @house/greedy and
+// @eve/<b>x</b>, in state, with replay when given.
+func fakeMatch(state string, replay []byte) core.MatchJSON {
+	m := core.MatchJSON{ID: 1, Game: "dots-and-boxes", Params: map[string]string{}, Seed: "11", State: state,
+		Seats: []core.SeatJSON{{Seat: 0, Player: "@house", Bot: "greedy", BotID: 2}, {Seat: 1, Player: "@eve", Bot: "<b>x</b>", BotID: 5}}}
+	if replay != nil {
+		m.Replay = json.RawMessage(replay)
+	}
+	return m
+}
+
+// fakeLive serves one match the way the platform's core does: running while
+// its live stream plays the recorded turns (the first past of them as the
+// turns so far, the rest one by one), finished with its replay after.
+func fakeLive(t *testing.T, replayJSON []byte, turns [][]byte, past int) *fakePlatform {
+	var ended atomic.Bool
+	return &fakePlatform{
+		match: func(id int64, withReplay bool) (core.MatchJSON, error) {
+			if id != 1 {
+				return core.MatchJSON{}, errFakeMissing
+			}
+			if ended.Load() {
+				return fakeMatch("finished", replayJSON), nil
+			}
+			return fakeMatch("running", nil), nil
+		},
+		follow: func(ctx context.Context, id int64) (*core.Live, error) {
+			events := make(chan core.LiveEvent)
+			l := &core.Live{Match: fakeMatch("running", nil), Past: []json.RawMessage{}, Events: events}
+			for _, t := range turns[:past] {
+				l.Past = append(l.Past, t)
+			}
+			go func() {
+				defer close(events)
+				for _, t := range turns[past:] {
+					select {
+					case events <- core.LiveEvent{Turn: t}:
+					case <-ctx.Done():
+						return
+					}
+				}
+				ended.Store(true)
+				end := fakeMatch("finished", nil)
+				select {
+				case events <- core.LiveEvent{End: &end}:
+				case <-ctx.Done():
+				}
+			}()
+			return l, nil
+		},
+	}
+}
+
+// liveMatch plays a Dots and Boxes match for fakeLive: its replay, the
+// replay's bytes, and each turn as the core's live stream sends it.
 func liveMatch(t *testing.T) (*replay.Replay, []byte, [][]byte) {
 	t.Helper()
 	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
@@ -80,13 +138,7 @@ func TestPlatformMatchLive(t *testing.T) {
 	r, data, turns := liveMatch(t)
 	for _, past := range []int{0, 1, 25, len(turns)} {
 		t.Run(fmt.Sprintf("late by %d turns", past), func(t *testing.T) {
-			site, err := New(Options{Games: games.All(), Service: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			site.SetAPI(fakeAPI(t, data, turns, past))
-			srv := httptest.NewServer(site)
-			defer srv.Close()
+			srv := serveWithPlatform(t, Options{Games: games.All(), Service: true}, fakeLive(t, data, turns, past))
 
 			resp, err := http.Get(srv.URL + "/matches/1/events")
 			if err != nil {
@@ -174,39 +226,36 @@ func TestPlatformPagesWithoutService(t *testing.T) {
 			t.Errorf("%s: %d", p, resp.StatusCode)
 		}
 	}
-	site, _ := New(Options{Games: games.All(), Service: true}) // the API never set: a clear refusal
+	site, _ := New(Options{Games: games.All(), Service: true}) // no platform given: a clear refusal
 	srv2 := httptest.NewServer(site)
 	defer srv2.Close()
 	resp, _ := http.Get(srv2.URL + "/matches/3")
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusServiceUnavailable {
-		t.Errorf("a match page without the API: %d, want 503", resp.StatusCode)
+		t.Errorf("a match page without the platform: %d, want 503", resp.StatusCode)
 	}
 }
 
 // The Arena pages that show the same lists share one feed: a change of the
-// API's live list reaches every page, and the feed stops when they leave.
+// core's live list reaches every page, and the feed stops when they leave.
 func TestArenaEventsShareAFeed(t *testing.T) {
 	var mu sync.Mutex
 	liveIDs := "[]"
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /api/v1/matches", func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Query().Get("game") != "dots-and-boxes" || r.URL.Query().Get("bot") != "3" {
-			t.Errorf("the feed asked %s", r.URL)
+	fake := &fakePlatform{matches: func(f store.MatchFilter) (core.Page, error) {
+		if f.Game != "dots-and-boxes" || f.BotID != 3 {
+			t.Errorf("the feed asked for %+v", f)
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		if r.URL.Query().Get("state") == "live" {
-			fmt.Fprintf(w, `{"matches":%s}`, liveIDs)
-		} else {
-			fmt.Fprint(w, `{"matches":[{"id":1,"state":"finished"}]}`)
+		if f.Live {
+			return core.Page{Body: []byte(fmt.Sprintf(`{"matches":%s}`+"\n", liveIDs))}, nil
 		}
-	})
-	site, err := New(Options{Games: games.All(), Service: true})
+		return core.Page{Body: []byte(`{"matches":[{"id":1,"state":"finished"}]}` + "\n")}, nil
+	}}
+	site, err := New(Options{Games: games.All(), Service: true, Platform: fake})
 	if err != nil {
 		t.Fatal(err)
 	}
-	site.SetAPI(mux)
 	srv := httptest.NewServer(site)
 	defer srv.Close()
 
@@ -309,11 +358,8 @@ func TestPageTitles(t *testing.T) {
 // connection and a compressor's buffers); the next is refused with 503,
 // and another visitor behind the same proxy still gets one.
 func TestEventStreamsPerVisitor(t *testing.T) {
-	mux := http.NewServeMux()
-	mux.HandleFunc("/api/v1/matches", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprint(w, `{"matches":[]}`)
-	})
-	srv := serveWithAPI(t, Options{Games: games.All(), Service: true, TrustedProxies: 1}, mux)
+	fake := &fakePlatform{matches: func(store.MatchFilter) (core.Page, error) { return core.Page{Body: []byte(`{"matches":[]}`)}, nil }}
+	srv := serveWithPlatform(t, Options{Games: games.All(), Service: true, TrustedProxies: 1}, fake)
 	open := func(visitor string) *http.Response {
 		t.Helper()
 		req, _ := http.NewRequest("GET", srv.URL+"/arena/dots-and-boxes/events", nil)
@@ -364,19 +410,6 @@ func TestEventStreamsPerVisitor(t *testing.T) {
 	}
 }
 
-// TestSubRequestKeepsEveryForwardedLine: the site's requests to the API
-// carry every X-Forwarded-For line, so that the API counts the address the
-// proxy added on a line of its own, not the client's own first line.
-func TestSubRequestKeepsEveryForwardedLine(t *testing.T) {
-	r := httptest.NewRequest("GET", "/matches/1", nil)
-	r.Header.Add("X-Forwarded-For", "6.6.6.6")
-	r.Header.Add("X-Forwarded-For", "198.51.100.7")
-	sub := subRequest(context.Background(), r, "/api/v1/matches/1")
-	if got, want := visitors.Addr(sub, 1), visitors.Addr(r, 1); got != want || want != "198.51.100.7" {
-		t.Errorf("the API counts %q, the site %q; want both 198.51.100.7", got, want)
-	}
-}
-
 // TestFinishedMatchSnapshotIsKept: a finished match's snapshot is built
 // once and kept: the second view does not rebuild it (here the API hands
 // out a broken replay the second time, and the view is still whole).
@@ -384,16 +417,16 @@ func TestFinishedMatchSnapshotIsKept(t *testing.T) {
 	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
 	data, _ := r.Marshal()
 	var calls atomic.Int32
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /api/v1/matches/1", func(w http.ResponseWriter, req *http.Request) {
-		rep := json.RawMessage(data)
+	fake := &fakePlatform{match: func(id int64, withReplay bool) (core.MatchJSON, error) {
+		rep := data
 		if calls.Add(1) > 1 {
-			rep = json.RawMessage(`{"format":"arena-replay","version":1,"game":"dots-and-boxes","turns":[]}`)
+			rep = []byte(`{"format":"arena-replay","version":1,"game":"dots-and-boxes","turns":[]}`)
 		}
-		writeJSON(w, 200, map[string]any{"id": 1, "game": "dots-and-boxes", "params": map[string]string{}, "seed": "11", "state": "finished",
-			"seats": []map[string]any{{"seat": 0, "player": "@house", "bot": "greedy", "bot_id": 2}, {"seat": 1, "player": "@house", "bot": "random", "bot_id": 1}}, "replay": rep})
-	})
-	srv := serveWithAPI(t, Options{Games: games.All(), Service: true}, mux)
+		m := fakeMatch("finished", rep)
+		m.Seats = []core.SeatJSON{{Seat: 0, Player: "@house", Bot: "greedy", BotID: 2}, {Seat: 1, Player: "@house", Bot: "random", BotID: 1}}
+		return m, nil
+	}}
+	srv := serveWithPlatform(t, Options{Games: games.All(), Service: true}, fake)
 	initOf := func() string {
 		resp, err := http.Get(srv.URL + "/matches/1/events")
 		if err != nil {
@@ -417,18 +450,18 @@ func TestFinishedMatchSnapshotIsKept(t *testing.T) {
 		t.Errorf("the second view of a finished match differs from the first (%d and %d bytes): rebuilt, not kept", len(first), len(second))
 	}
 	if n := calls.Load(); n != 2 {
-		t.Errorf("%d calls to the API for two views; want 2, one a view (this API sends the replay even when asked not to)", n)
+		t.Errorf("%d reads of the match for two views; want 2, one a view (this platform sends the replay even when asked not to)", n)
 	}
 }
 
-// serveWithAPI serves a site whose platform API is api, until the test ends.
-func serveWithAPI(t *testing.T, opts Options, api http.Handler) *httptest.Server {
+// serveWithPlatform serves a site on the platform p, until the test ends.
+func serveWithPlatform(t *testing.T, opts Options, p Platform) *httptest.Server {
 	t.Helper()
+	opts.Platform = p
 	site, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	site.SetAPI(api)
 	srv := httptest.NewServer(site)
 	t.Cleanup(srv.Close)
 	return srv
@@ -438,7 +471,7 @@ func serveWithAPI(t *testing.T, opts Options, api http.Handler) *httptest.Server
 // site does, still verifies, and shows those names when opened again.
 func TestDownloadedReplayKeepsNames(t *testing.T) {
 	r, data, turns := liveMatch(t)
-	srv := serveWithAPI(t, Options{Games: games.All(), Service: true}, fakeAPI(t, data, turns, len(turns)))
+	srv := serveWithPlatform(t, Options{Games: games.All(), Service: true}, fakeLive(t, data, turns, len(turns)))
 	resp, err := http.Get(srv.URL + "/matches/1/replay.json")
 	if err != nil {
 		t.Fatal(err)
@@ -448,7 +481,7 @@ func TestDownloadedReplayKeepsNames(t *testing.T) {
 	if resp.StatusCode != http.StatusConflict {
 		t.Fatalf("the replay of a running match: %d, want 409", resp.StatusCode)
 	}
-	resp, _ = http.Get(srv.URL + "/matches/1/events") // to its end: the fake API's match is finished after
+	resp, _ = http.Get(srv.URL + "/matches/1/events") // to its end: the fake's match is finished after
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	resp, _ = http.Get(srv.URL + "/matches/1/replay.json")

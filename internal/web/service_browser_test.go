@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/core"
 	"github.com/arenabots/arena/internal/server"
 	"github.com/arenabots/arena/internal/store/storetest"
 	"github.com/arenabots/arena/sandbox/wasmtest"
@@ -21,12 +23,15 @@ import (
 // does; change adjusts the server's options.
 func platform(t *testing.T, change ...func(*server.Options)) string {
 	t.Helper()
-	site, err := New(Options{Games: games.All(), Service: true, ReplayDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
+	var site *Site
+	replays := t.TempDir()
+	newSite := func(c *core.Core) (http.Handler, error) {
+		var err error
+		site, err = New(Options{Games: games.All(), Service: true, Platform: c, ReplayDir: replays})
+		return site, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	opt := server.Options{DataDir: t.TempDir(), Workers: 2, Site: site, Rest: time.Millisecond}
+	opt := server.Options{DataDir: t.TempDir(), Workers: 2, Site: newSite, Rest: time.Millisecond}
 	for _, c := range change {
 		c(&opt)
 	}
@@ -35,7 +40,6 @@ func platform(t *testing.T, change ...func(*server.Options)) string {
 		cancel()
 		t.Fatal(err)
 	}
-	site.SetAPI(srv.Handler())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +115,9 @@ func signUpUploadLeaderboard(t *testing.T, wasm, base, prefix string) {
 	for {
 		steps(t, ctx, "the leaderboard", chromedp.Navigate(base+"/leaderboard/dots-and-boxes"))
 		waitJS("rows", "document.querySelectorAll('#rows tr').length > 1", 20*time.Second)
-		row := eval[string](t, ctx, `(function(){var r=Array.from(document.querySelectorAll('#rows tr')).filter(function(tr){return tr.textContent.indexOf('@alice')>=0})[0];return r?Array.from(r.children).map(function(td){return td.textContent}).join('|'):''})()`)
+		// The row's cells by their column's heading: #, Owner, Bot, Rating
+		// (its uncertainty after it), Matches.
+		row := eval[string](t, ctx, `(function(){var r=Array.from(document.querySelectorAll('#rows tr')).filter(function(tr){return tr.textContent.indexOf('@alice')>=0})[0];if(!r)return '';var hs=Array.from(document.querySelectorAll('table.leaderboard thead th')).map(function(th){return th.textContent});var c=function(n){return r.children[hs.indexOf(n)].textContent.split(' ')[0]};return [c('#'),c('Owner'),c('Bot'),c('Rating'),c('Matches')].join('|')})()`)
 		var rank, player, botName string
 		var rating, matches int
 		if row != "" {

@@ -23,12 +23,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/arenabots/arena/bot/humanbot"
 	"github.com/arenabots/arena/game"
-	"github.com/arenabots/arena/internal/api"
+	"github.com/arenabots/arena/internal/core"
 	"github.com/arenabots/arena/internal/visitors"
 	"github.com/arenabots/arena/replay"
 )
@@ -52,6 +51,11 @@ type Options struct {
 	// Service says that the platform's API (/api/v1/) is served beside the
 	// site, so the Arena, + New bot and Leaderboard pages have data.
 	Service bool
+	// Platform is the platform's core, which the API serves too: what the
+	// site reads itself (matches, their live turns, the Arena's lists, who
+	// is logged in). With Service set and no Platform, those pages answer
+	// 503.
+	Platform Platform
 	// Logger receives errors; slog.Default() when nil.
 	Logger *slog.Logger
 	// TrustedProxies is the number of reverse proxies in front of the
@@ -74,9 +78,7 @@ type Site struct {
 	games         *catalog
 	static        map[string]asset // the site's own files, by path under static/
 
-	mu    sync.Mutex
-	api   http.Handler // the platform's API, when the server runs
-	feeds feeds        // the Arena pages' match lists (feeds.go)
+	feeds feeds // the Arena pages' match lists (feeds.go)
 }
 
 // New makes the site.
@@ -733,8 +735,8 @@ func (s *Site) eventStream(w http.ResponseWriter, r *http.Request) (http.Respons
 	conn := http.NewResponseController(w)
 	cw, compressed := compressLevel(w, r, gzip.BestSpeed)
 	// The keep-alive comments write every 20 s, so a visitor who reads
-	// never waits api.StreamWriteWait.
-	sw := &visitors.DeadlineWriter{ResponseWriter: cw, Conn: conn, Wait: api.StreamWriteWait}
+	// never waits core.StreamWriteWait.
+	sw := &visitors.DeadlineWriter{ResponseWriter: cw, Conn: conn, Wait: core.StreamWriteWait}
 	return sw, sw, func() { compressed(); closeStream() }, true
 }
 
@@ -840,7 +842,7 @@ func (s *Site) viewUpload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The answer's write deadline runs from the file's arrival.
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(api.UploadWriteWait))
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(core.UploadWriteWait))
 	sess, err := s.openReplay(data)
 	if err != nil {
 		bad(http.StatusBadRequest, err.Error())

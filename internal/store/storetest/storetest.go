@@ -134,6 +134,66 @@ func FillFinished(tb testing.TB, dsn, game string, seats []store.SeatRef, n int)
 	}
 }
 
+// FillRated stores n finished, applied rated matches of game straight into
+// the SQLite database at path, many to a transaction, each between four of
+// the bots in turn (places 1 to 4, every fifth match with the first place
+// shared), with a rating history row for every seat: what the store's own
+// recording leaves for a leaderboard to read, with the records the
+// database's trigger keeps.
+func FillRated(tb testing.TB, path, game string, bots []store.SeatRef, n int) {
+	tb.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_txlock=immediate")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	const batch = 2000
+	t := time.Now().UnixMilli()
+	for done := 0; done < n; {
+		tx, err := db.Begin()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		insM, err := tx.Prepare(`INSERT INTO matches (game, params, seed, kind, state, turns, replay, created_at, finished_at, applied) VALUES (?, '{}', ?, 'rated', 'finished', 100, '{"turns":[]}', ?, ?, 1) RETURNING id`)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		insS, err := tx.Prepare(`INSERT INTO match_seats (match_id, seat, bot_id, version_id, score, place, statuses, fuel) VALUES (?, ?, ?, ?, ?, ?, '{"ok":50}', 1000)`)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		insH, err := tx.Prepare(`INSERT INTO rating_history (bot_id, match_id, mu, sigma, score, at) VALUES (?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for i := 0; i < batch && done < n; i, done = i+1, done+1 {
+			var id int64
+			if err := insM.QueryRow(game, done, t, t).Scan(&id); err != nil {
+				tb.Fatal(err)
+			}
+			for k := range 4 {
+				bot := bots[(done*4+k)%len(bots)]
+				place := k + 1
+				if done%5 == 0 && k == 1 {
+					place = 1
+				}
+				if _, err := insS.Exec(id, k, bot.BotID, bot.VersionID, 4-k, place); err != nil {
+					tb.Fatal(err)
+				}
+				if _, err := insH.Exec(bot.BotID, id, 25.0, 5.0, 10.0, t); err != nil {
+					tb.Fatal(err)
+				}
+			}
+		}
+		insM.Close()
+		insS.Close()
+		insH.Close()
+		if err := tx.Commit(); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
 // Analyze has Postgres gather the statistics its planner uses, as its
 // autovacuum would after a while; on SQLite it does nothing, since the
 // store never runs ANALYZE there and its plans must not need it.

@@ -100,19 +100,63 @@
   var pageName = root ? root.getAttribute('data-page') : (document.getElementById('viewer') ? 'match' : '');
   var game = root ? root.getAttribute('data-game') : '';
 
+  // delta is a rating change as the pages show it: +12, −3, 0.
+  function delta(n) {
+    if (n === undefined || n === null) return h('span', { cls: 'hint', text: '–' });
+    var v = Number(n);
+    return h('span', { cls: 'delta' + (v > 0 ? ' up' : v < 0 ? ' down' : ''), text: v > 0 ? '+' + v : v < 0 ? '\u2212' + (-v) : '0' });
+  }
+  function ratingCell(r, sd) { return h('td', { cls: 'num' }, [String(r), h('span', { cls: 'pm', text: ' \u00b1' + Number(sd || 0) })]); }
+
   if (pageName === 'leaderboard') {
     var rows = document.getElementById('rows'), more = document.getElementById('more'), next = '';
+    var qIn = document.getElementById('lb-q'), playersIn = document.getElementById('lb-players'), activeIn = document.getElementById('lb-active');
+    // The filters live in the address too, so a filtered board can be linked.
+    var params = new URLSearchParams(location.search);
+    qIn.value = (params.get('q') || '').slice(0, 32);
+    if (playersIn) playersIn.value = params.get('players') || '';
+    activeIn.checked = params.get('active') === '1';
+    var query = function () {
+      var q = new URLSearchParams();
+      if (qIn.value.trim()) q.set('q', qIn.value.trim().slice(0, 32));
+      if (playersIn && playersIn.value) q.set('players', playersIn.value);
+      if (activeIn.checked) q.set('active', '1');
+      return q;
+    };
+    var seq = 0;
     var load = function (append) {
-      api('GET', '/api/v1/games/' + encodeURIComponent(game) + '/leaderboard?limit=50' + (next ? '&after=' + encodeURIComponent(next) : '')).then(function (d) {
+      var q = query(), mine = ++seq;
+      rows.setAttribute('aria-busy', 'true');
+      q.set('limit', '50');
+      if (append && next) q.set('after', next);
+      api('GET', '/api/v1/games/' + encodeURIComponent(game) + '/leaderboard?' + q.toString()).then(function (d) {
+        if (mine !== seq) return; // a newer search answered first, or will
+        rows.setAttribute('aria-busy', 'false');
         if (!append) clear(rows);
         (d.rows || []).forEach(function (r) {
-          rows.appendChild(h('tr', null, [h('td', { text: String(r.rank) }), h('td', null, [handleLink(r.player)]), h('td', null, [botLink(r.bot_id, r.bot)]),
-            h('td', { cls: 'num', text: String(r.rating) }), h('td', { cls: 'num', text: String(r.matches) })]));
+          var played = r.wins + r.draws + r.losses;
+          rows.appendChild(h('tr', null, [h('td', { text: String(r.rank) }), h('td', null, [botLink(r.bot_id, r.bot)]), h('td', null, [handleLink(r.player)]),
+            ratingCell(r.rating, r.uncertainty), h('td', { cls: 'num', text: String(r.wins) }), h('td', { cls: 'num', text: String(r.draws) }), h('td', { cls: 'num', text: String(r.losses) }),
+            h('td', { cls: 'num', text: String(r.matches), title: played !== r.matches ? played + ' counted in W, D and L' : '' }),
+            h('td', { cls: 'num' }, [r.last_match ? h('a', { href: '/matches/' + encodeURIComponent(String(r.last_match)), 'aria-label': 'last match' }, [delta(r.last_change)]) : delta(null)])]));
         });
-        if (!rows.firstChild) rows.appendChild(h('tr', null, [h('td', { colspan: 5, text: 'No bots yet.' })]));
+        if (!rows.firstChild) rows.appendChild(h('tr', null, [h('td', { colspan: 9, text: query().toString() ? 'No bot matches these filters.' : 'No bots yet.' })]));
         next = d.next || ''; more.hidden = !next;
-      }, function (e) { clear(rows); rows.appendChild(h('tr', null, [h('td', { colspan: 5, text: e.message })])); });
+      }, function (e) { if (mine !== seq) return; rows.setAttribute('aria-busy', 'false'); clear(rows); rows.appendChild(h('tr', null, [h('td', { colspan: 9, text: e.message })])); });
     };
+    var timer = 0;
+    var refilter = function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        var q = query().toString();
+        history.replaceState(null, '', location.pathname + (q ? '?' + q : ''));
+        next = ''; load(false);
+      }, 200);
+    };
+    qIn.addEventListener('input', refilter);
+    if (playersIn) playersIn.addEventListener('change', refilter);
+    activeIn.addEventListener('change', refilter);
+    document.getElementById('lb-filters').addEventListener('submit', function (e) { e.preventDefault(); refilter(); });
     more.addEventListener('click', function () { load(true); });
     load(false);
   }
@@ -245,7 +289,7 @@
       var tb = document.getElementById('p-bots');
       (d.bots || []).forEach(function (b) {
         tb.appendChild(h('tr', null, [h('td', null, [botLink(b.id, b.name)]), h('td', null, [h('a', { href: '/leaderboard/' + encodeURIComponent(String(b.game)), text: String(b.game) })]),
-          h('td', { cls: 'num', text: String(b.rating) }), h('td', { cls: 'num', text: String(b.matches) }), h('td', { text: b.retired ? 'retired' : 'active' })]));
+          ratingCell(b.rating, b.uncertainty), h('td', { cls: 'num', text: String(b.matches) }), h('td', { text: b.retired ? 'retired' : 'active' })]));
       });
       if (!tb.firstChild) tb.appendChild(h('tr', null, [h('td', { colspan: 5, text: 'No bots yet.' })]));
     }, function (e) { document.getElementById('p-title').textContent = e.message; });
@@ -260,9 +304,14 @@
       sub.appendChild(document.createTextNode(' · '));
       sub.appendChild(h('a', { href: '/leaderboard/' + encodeURIComponent(String(b.game)), text: gameName(b.game) }));
       var state = botState(b.versions);
-      if (state === 'active') sub.appendChild(document.createTextNode(' · rating ' + b.rating + ' · ' + count(b.matches, 'match', 'matches')));
+      if (state === 'active') sub.appendChild(document.createTextNode(' · rating ' + b.rating + ' \u00b1' + Number(b.uncertainty || 0) + ' · ' + count(b.matches, 'match', 'matches')));
       else { sub.appendChild(document.createTextNode(' · ')); sub.appendChild(stateLabel(state)); }
       if (b.retired) sub.appendChild(document.createTextNode(' · retired'));
+      var rec = document.getElementById('b-record');
+      (b.records || []).forEach(function (r) {
+        rec.appendChild(h('tr', null, [h('th', { scope: 'row', text: r.players + ' players' }), h('td', { cls: 'num', text: String(r.wins) }), h('td', { cls: 'num', text: String(r.draws) }), h('td', { cls: 'num', text: String(r.losses) })]));
+      });
+      if (!rec.firstChild) rec.appendChild(h('tr', null, [h('td', { colspan: 4, text: 'No rated matches yet.' })]));
       var tb = document.getElementById('b-versions');
       (b.versions || []).slice().reverse().forEach(function (v) {
         var msg = v.message ? h('div', { cls: 'hint', text: String(v.message) }) : null;
@@ -281,11 +330,21 @@
         });
       });
     }, function (e) { document.getElementById('b-title').textContent = e.message; });
-    api('GET', '/api/v1/bots/' + encodeURIComponent(id) + '/ratings?limit=200').then(function (d) { ratingChart(document.getElementById('b-chart'), (d.points || []).slice().reverse()); },
+    var ratings = api('GET', '/api/v1/bots/' + encodeURIComponent(id) + '/ratings?limit=200');
+    ratings.then(function (d) { ratingChart(document.getElementById('b-chart'), (d.points || []).slice().reverse()); },
       function (e) { document.getElementById('b-chart-note').textContent = e.message; });
     api('GET', '/api/v1/matches?bot=' + encodeURIComponent(id) + '&limit=50').then(function (d) {
-      var ms = d.matches || [];
-      fillMatches(document.getElementById('b-matches'), ms.slice(0, 20));
+      var ms = d.matches || [], list = document.getElementById('b-matches');
+      fillMatches(list, ms.slice(0, 20));
+      // Each rated match with the change it made to the bot's rating.
+      ratings.then(function (rd) {
+        var byMatch = {};
+        (rd.points || []).forEach(function (p) { byMatch[String(p.match)] = p; });
+        Array.prototype.forEach.call(list.querySelectorAll('li[data-id]'), function (li) {
+          var p = byMatch[li.getAttribute('data-id')];
+          if (p) li.appendChild(h('span', { cls: 'rating-change', title: 'rating after: ' + p.rating }, ['rating ', delta(p.change)]));
+        });
+      }, function () {});
       var counts = {}, total = 0;
       ms.forEach(function (m) { (m.seats || []).forEach(function (s) { if (String(s.bot_id) === String(id) && s.statuses) for (var k in s.statuses) { counts[k] = (counts[k] || 0) + s.statuses[k]; total += s.statuses[k]; } }); });
       var t = document.getElementById('b-status');
