@@ -97,7 +97,10 @@ func (s *Server) connectNATS(ctx context.Context) error {
 	// seconds before it accepts streams.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		s.q, err = jobs.Setup(ctx, s.nc, jobs.Config{AckWait: s.opt.AckWait, Replicas: o.Replicas})
+		// An embedded NATS server keeps its queues in memory: it stops
+		// with this process, whose start publishes again every match not
+		// recorded (requeue); an external one keeps them in files.
+		s.q, err = jobs.Setup(ctx, s.nc, jobs.Config{AckWait: s.opt.AckWait, Replicas: o.Replicas, Memory: s.ns != nil})
 		if err == nil || ctx.Err() != nil || time.Now().After(deadline) {
 			break
 		}
