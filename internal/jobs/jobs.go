@@ -41,6 +41,10 @@ const (
 // in one result.
 const MaxPayload = 32 << 20
 
+// MaxMemoryQueue bounds the bytes of each stream kept in memory
+// (Config.Memory): eight results of the largest size.
+const MaxMemoryQueue = 8 * MaxPayload
+
 // MaxAttempts is how many times a job is handed out before it is a poison
 // job: ended as a failed match, never tried again.
 const MaxAttempts = 3
@@ -178,6 +182,14 @@ type Config struct {
 	AckWait time.Duration
 	// Replicas is the streams' replication in a NATS cluster (0: 1).
 	Replicas int
+	// Memory keeps the job and result streams in memory rather than in
+	// files. For an embedded NATS server only, which lives and dies with
+	// the server process: the database is the durable record (a result
+	// is acknowledged once recorded there), and the server publishes
+	// every match it has not recorded again when it starts. File streams
+	// cost a block file created and deleted whenever a queue runs dry,
+	// which with workers that keep up is at nearly every acknowledgement.
+	Memory bool
 }
 
 // DefaultAckWait leaves room for three missed heartbeats.
@@ -204,11 +216,19 @@ func Setup(ctx context.Context, nc *nats.Conn, cfg Config) (*Queue, error) {
 		return nil, fmt.Errorf("jobs: %w", err)
 	}
 	q := &Queue{JS: js, AckWait: cfg.AckWait}
+	storage, maxBytes, discard := jetstream.FileStorage, int64(-1), jetstream.DiscardOld
+	if cfg.Memory {
+		// Bounded in memory as the disk bounds files: results waiting
+		// for a recorder that stalls stop at this (a new message is
+		// refused, none is dropped), and a worker hands its job back
+		// until there is room.
+		storage, maxBytes, discard = jetstream.MemoryStorage, MaxMemoryQueue, jetstream.DiscardNew
+	}
 	for _, sc := range []jetstream.StreamConfig{
-		{Name: JobStream, Subjects: []string{JobSubject}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute, Replicas: cfg.Replicas},
-		{Name: ResultStream, Subjects: []string{ResultSubject}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute, Replicas: cfg.Replicas},
+		{Name: JobStream, Subjects: []string{JobSubject}, Retention: jetstream.WorkQueuePolicy, Storage: storage, MaxBytes: maxBytes, Discard: discard, Duplicates: 10 * time.Minute, Replicas: cfg.Replicas},
+		{Name: ResultStream, Subjects: []string{ResultSubject}, Retention: jetstream.WorkQueuePolicy, Storage: storage, MaxBytes: maxBytes, Discard: discard, Duplicates: 10 * time.Minute, Replicas: cfg.Replicas},
 	} {
-		if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
+		if err := ensureStream(ctx, js, sc); err != nil {
 			return nil, fmt.Errorf("jobs: stream %s: %w", sc.Name, err)
 		}
 	}
@@ -238,6 +258,22 @@ func Setup(ctx context.Context, nc *nats.Conn, cfg Config) (*Queue, error) {
 		return nil, fmt.Errorf("jobs: object store: %w", err)
 	}
 	return q, nil
+}
+
+// ensureStream creates or updates a stream. A stream's storage cannot be
+// changed in place: one stored otherwise (a data directory of an earlier
+// version) is deleted and made again, which loses nothing the server does
+// not publish again at its start (requeue) and only happens then.
+func ensureStream(ctx context.Context, js jetstream.JetStream, sc jetstream.StreamConfig) error {
+	if st, err := js.Stream(ctx, sc.Name); err == nil {
+		if info, err := st.Info(ctx); err == nil && info.Config.Storage != sc.Storage {
+			if err := js.DeleteStream(ctx, sc.Name); err != nil {
+				return fmt.Errorf("change its storage: %w", err)
+			}
+		}
+	}
+	_, err := js.CreateOrUpdateStream(ctx, sc)
+	return err
 }
 
 // Publish queues a job. The message id is the match id, so publishing the

@@ -19,7 +19,7 @@ import (
 type leaseBackend struct{ s *Server }
 
 func (b leaseBackend) Live(ctx context.Context, id int64, check bool) (bool, error) {
-	m, err := b.s.store.Match(ctx, id)
+	state, err := b.s.store.MatchState(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return false, nil
 	}
@@ -27,9 +27,9 @@ func (b leaseBackend) Live(ctx context.Context, id int64, check bool) (bool, err
 		return false, err
 	}
 	if check {
-		return m.State == store.Finished, nil
+		return state == store.Finished, nil
 	}
-	return m.State == store.Queued || m.State == store.Running, nil
+	return state == store.Queued || state == store.Running, nil
 }
 
 // Poison ends a match whose runs were lost MaxAttempts times while this

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go"
 
@@ -204,15 +205,39 @@ func (h *liveHub) end(id int64) {
 // markRunning shows the matches whose first turn arrived as running (the
 // state the match lists call live, with queued) until ctx ends. A match
 // recorded meanwhile stays finished: MarkRunning changes only a queued one.
+//
+// The matches that started together are marked in one transaction: a
+// first start waits markBatch for others, so that a busy server writes a
+// few times a second for this, not once a match.
 func (s *Server) markRunning(ctx context.Context) {
 	for {
+		var ids []int64
 		select {
 		case <-ctx.Done():
 			return
 		case id := <-s.started:
-			if err := s.store.MarkRunning(ctx, id); err != nil && ctx.Err() == nil {
-				s.log.Warn("mark running", "match", id, "err", err)
+			ids = append(ids, id)
+		}
+		wait := time.NewTimer(markBatch)
+	collect:
+		for len(ids) < cap(s.started) {
+			select {
+			case <-ctx.Done():
+				wait.Stop()
+				return
+			case id := <-s.started:
+				ids = append(ids, id)
+			case <-wait.C:
+				break collect
 			}
+		}
+		wait.Stop()
+		if err := s.store.MarkRunning(ctx, ids...); err != nil && ctx.Err() == nil {
+			s.log.Warn("mark running", "matches", ids, "err", err)
 		}
 	}
 }
+
+// markBatch is how long markRunning waits for more matches to mark with
+// the first: a match shows as running at most this much later.
+const markBatch = 100 * time.Millisecond

@@ -95,7 +95,13 @@ func (s *Server) connectNATS(ctx context.Context) error {
 	// seconds before it accepts streams.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		s.q, err = jobs.Setup(ctx, s.nc, jobs.Config{AckWait: s.opt.AckWait, Replicas: o.Replicas})
+		// An embedded NATS server open to no worker elsewhere keeps its
+		// queues in memory: it stops with this process, whose start
+		// publishes again every match not recorded (requeue). One open to
+		// joined workers (--nats-listen), or an external one, keeps them
+		// in files: with joined workers the memory queues played fewer
+		// matches in TestTwoWorkersSIGKILL (not yet understood).
+		s.q, err = jobs.Setup(ctx, s.nc, jobs.Config{AckWait: s.opt.AckWait, Replicas: o.Replicas, Memory: s.ns != nil && o.Listen == ""})
 		if err == nil || ctx.Err() != nil || time.Now().After(deadline) {
 			break
 		}

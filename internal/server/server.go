@@ -109,6 +109,8 @@ type Server struct {
 	waiters map[int64][]chan struct{} // version id -> waiting uploads
 	retry   map[int64]bool            // matches whose job could not be published (scale.go)
 	seed    atomic.Uint64
+
+	seatBots seatBots // what each seat's bot plays (work.go)
 }
 
 // New opens everything the server needs; Run serves.

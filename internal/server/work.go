@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/arenabots/arena/game"
@@ -48,25 +49,62 @@ func (s *Server) job(ctx context.Context, m store.Match) (jobs.Job, error) {
 func (s *Server) seats(ctx context.Context, m store.Match) ([]jobs.Seat, error) {
 	var out []jobs.Seat
 	for _, seat := range m.Seats {
-		b, err := s.store.Bot(ctx, seat.BotID)
+		sb, err := s.seatBots.get(ctx, s.store, seat)
 		if err != nil {
 			return nil, err
 		}
-		var v store.Version
-		if seat.VersionID != 0 {
-			if v, err = s.store.Version(ctx, seat.VersionID); err != nil {
-				return nil, err
-			}
-		}
 		// A house bot plays its wasm version (internal/housebots) where it
 		// has one, except in smoke matches, which meet the native bot.
-		if b.Spec != "" && (v.SHA256 == "" || m.Kind == store.KindSmoke) {
-			out = append(out, jobs.Seat{Builtin: b.Spec})
+		if sb.spec != "" && (sb.sha == "" || m.Kind == store.KindSmoke) {
+			out = append(out, jobs.Seat{Builtin: sb.spec})
 			continue
 		}
-		out = append(out, jobs.Seat{Wasm: v.SHA256})
+		out = append(out, jobs.Seat{Wasm: sb.sha})
 	}
 	return out, nil
+}
+
+// seatBots keeps what seats needs of each bot and version, which never
+// change once stored (a bot's spec, a version's module): seats runs twice
+// for every match (its job, and the check of its result), and reading the
+// bot and the version each time was four queries a match.
+type seatBots struct {
+	mu sync.Mutex
+	m  map[[2]int64]seatBot // by bot and version id
+}
+
+type seatBot struct{ spec, sha string }
+
+// maxSeatBots bounds seatBots: past it, it starts again empty.
+const maxSeatBots = 1 << 14
+
+func (c *seatBots) get(ctx context.Context, st *store.Store, seat store.Seat) (seatBot, error) {
+	key := [2]int64{seat.BotID, seat.VersionID}
+	c.mu.Lock()
+	sb, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return sb, nil
+	}
+	b, err := st.Bot(ctx, seat.BotID)
+	if err != nil {
+		return sb, err
+	}
+	sb.spec = b.Spec
+	if seat.VersionID != 0 {
+		v, err := st.Version(ctx, seat.VersionID)
+		if err != nil {
+			return sb, err
+		}
+		sb.sha = v.SHA256
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxSeatBots {
+		c.m = map[[2]int64]seatBot{}
+	}
+	c.m[key] = sb
+	return sb, nil
 }
 
 // schedule stores a match and publishes its job.
@@ -212,17 +250,28 @@ func rate(before []store.Rating, places []int) []store.Rating {
 func (s *Server) matchmake(ctx context.Context) {
 	t := time.NewTicker(500 * time.Millisecond)
 	defer t.Stop()
+	all := games.All()
+	if len(s.opt.Games) > 0 {
+		all = slices.DeleteFunc(slices.Clone(all), func(g game.Game) bool { return !slices.Contains(s.opt.Games, g.Info().ID) })
+	}
 	turn := 0
+	tick := true
 	for {
-		if err := s.fill(ctx, turn); err != nil && ctx.Err() == nil {
-			s.log.Error("matchmaker", "err", err)
+		// With no ladder to fill, a recorded match (a kick) changes
+		// nothing here: only the ticker refreshes the queue's depth.
+		if tick || len(all) > 0 {
+			if err := s.fill(ctx, all, turn); err != nil && ctx.Err() == nil {
+				s.log.Error("matchmaker", "err", err)
+			}
 		}
 		turn++
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+			tick = true
 		case <-s.kick:
+			tick = false
 		}
 	}
 }
@@ -234,25 +283,18 @@ func (s *Server) matchmake(ctx context.Context) {
 // benchmark idled for a quarter of the time; docs/performance.md).
 const queuedPerWorker = 2
 
-func (s *Server) fill(ctx context.Context, turn int) error {
-	live, err := s.store.CountLive(ctx)
+// fill makes rated matches of the games all, as many as there is room for.
+func (s *Server) fill(ctx context.Context, all []game.Game, turn int) error {
+	// Challenges wait in their own share (Challenge): rated matches are
+	// made whatever users ask for.
+	live, challenges, err := s.store.CountLive(ctx, store.KindChallenge)
 	if err != nil {
 		return err
 	}
 	s.metrics.depth.Set(float64(live))
-	// Challenges wait in their own share (Challenge): rated matches are
-	// made whatever users ask for.
-	challenges, err := s.store.CountLiveOfKind(ctx, store.KindChallenge)
-	if err != nil {
-		return err
-	}
 	free := queuedPerWorker*s.capacity() - (live - challenges)
-	all := games.All()
-	if len(s.opt.Games) > 0 {
-		all = slices.DeleteFunc(slices.Clone(all), func(g game.Game) bool { return !slices.Contains(s.opt.Games, g.Info().ID) })
-	}
 	for i := range all {
-		if free <= 0 || len(all) == 0 {
+		if free <= 0 {
 			return nil
 		}
 		g := all[(turn+i)%len(all)]

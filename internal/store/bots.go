@@ -73,7 +73,7 @@ func (s *Store) EnsureHouseBot(ctx context.Context, accountID int64, game, name,
 	if !errors.Is(err, ErrNotFound) {
 		return Bot{}, err
 	}
-	err = s.tx(ctx, func(tx *sql.Tx) error {
+	err = s.tx(ctx, func(tx *txn) error {
 		var id int64
 		if err := tx.QueryRowContext(ctx, s.q(`INSERT INTO bots (account_id, game, name, spec, mu, sigma, score, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			accountID, game, name, spec, mu, sigma, s.score(mu, sigma), now()).Scan(&id); err != nil {
@@ -233,7 +233,7 @@ func (s *Store) checkLimits(ctx context.Context, q querier, accountID int64, gam
 func (s *Store) AddUpload(ctx context.Context, accountID int64, game, name, sha string, wasm []byte, mu, sigma float64, lim UploadLimits) (Bot, Version, error) {
 	var v Version
 	var botID int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(tx *txn) error {
 		if lim != (UploadLimits{}) {
 			// Postgres: the account's row lock orders its uploads (SQLite's
 			// write transactions are one at a time already); NO KEY, so that
@@ -284,7 +284,7 @@ func (s *Store) FinishCheck(ctx context.Context, versionID int64, accepted bool,
 	// The message quotes what a bot sent: Postgres refuses text that is
 	// not UTF-8, and the version would stay "checking" for good.
 	message = strings.ToValidUTF8(message, "\uFFFD")
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(tx *txn) error {
 		var botID int64
 		if err := tx.QueryRowContext(ctx, s.q(`SELECT bot_id FROM versions WHERE id = ?`), versionID).Scan(&botID); err != nil {
 			return fmt.Errorf("store: version %d: %w", versionID, err)
@@ -374,7 +374,7 @@ func (s *Store) Retire(ctx context.Context, botID int64) error {
 // deleted it; the versions keep their hash and message.
 func (s *Store) DropRefusedModule(ctx context.Context, sha string) (bool, error) {
 	var dropped bool
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(tx *txn) error {
 		var err error
 		dropped, err = s.dropUnused(ctx, tx, sha)
 		return err
@@ -387,7 +387,7 @@ func (s *Store) DropRefusedModule(ctx context.Context, sha string) (bool, error)
 
 // dropUnused deletes a module that no version may play any more: every
 // version with its bytes is refused or pruned.
-func (s *Store) dropUnused(ctx context.Context, tx *sql.Tx, sha string) (bool, error) {
+func (s *Store) dropUnused(ctx context.Context, tx *txn, sha string) (bool, error) {
 	res, err := tx.ExecContext(ctx, s.q(`DELETE FROM wasm WHERE sha256 = ? AND NOT EXISTS (SELECT 1 FROM versions WHERE sha256 = ? AND state <> ? AND pruned = 0)`), sha, sha, VersionRefused)
 	if err != nil {
 		return false, err
@@ -404,7 +404,7 @@ func (s *Store) dropUnused(ctx context.Context, tx *sql.Tx, sha string) (bool, e
 // plays a replaced version once its last matches have ended.
 func (s *Store) PruneModules(ctx context.Context, t time.Time) ([]string, error) {
 	var deleted []string
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(tx *txn) error {
 		rows, err := tx.QueryContext(ctx, s.q(`SELECT id, sha256 FROM versions v WHERE state = ? AND pruned = 0 AND COALESCE(replaced_at, created_at) < ?
   AND NOT EXISTS (SELECT 1 FROM matches m JOIN match_seats ms ON ms.match_id = m.id WHERE m.state IN (?, ?) AND ms.version_id = v.id)
   ORDER BY id`), VersionOld, t.UnixMilli(), Queued, Running)

@@ -119,7 +119,7 @@ func (s *Store) CreateMatch(ctx context.Context, m NewMatch) (int64, error) {
 func (s *Store) CreateMatches(ctx context.Context, ms []NewMatch) ([]int64, error) {
 	var games []string
 	ids := make([]int64, len(ms))
-	err := s.txGames(ctx, &games, func(tx *sql.Tx) error {
+	err := s.txGames(ctx, &games, func(tx *txn) error {
 		for i, m := range ms {
 			id, err := s.createIn(ctx, tx, m)
 			if err != nil {
@@ -138,7 +138,7 @@ func (s *Store) CreateMatches(ctx context.Context, ms []NewMatch) ([]int64, erro
 	return ids, nil
 }
 
-func (s *Store) createIn(ctx context.Context, tx *sql.Tx, m NewMatch) (int64, error) {
+func (s *Store) createIn(ctx context.Context, tx *txn, m NewMatch) (int64, error) {
 	params, err := json.Marshal(m.Params)
 	if err != nil {
 		return 0, err
@@ -165,19 +165,33 @@ func (s *Store) createIn(ctx context.Context, tx *sql.Tx, m NewMatch) (int64, er
 	return id, nil
 }
 
-// MarkRunning notes that a worker started the match.
-func (s *Store) MarkRunning(ctx context.Context, id int64) error {
-	var game string
-	err := s.w.QueryRowContext(ctx, s.q(`UPDATE matches SET state = ? WHERE id = ? AND state = ? RETURNING game`), Running, id, Queued).Scan(&game)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		s.wroteUnlisted() // nothing changed
+// MarkRunning notes that workers started these matches (those still
+// queued), in one transaction.
+func (s *Store) MarkRunning(ctx context.Context, ids ...int64) error {
+	var games []string
+	err := s.txUncounted(ctx, func(tx *txn) error {
+		for _, id := range ids {
+			var game string
+			err := tx.QueryRowContext(ctx, s.q(`UPDATE matches SET state = ? WHERE id = ? AND state = ? RETURNING game`), Running, id, Queued).Scan(&game)
+			switch {
+			case errors.Is(err, sql.ErrNoRows): // ended, or running already
+			case err != nil:
+				return err
+			case !slices.Contains(games, game):
+				games = append(games, game)
+			}
+		}
 		return nil
+	})
+	switch {
 	case err != nil:
 		s.wrote()
 		return fmt.Errorf("store: mark running: %w", err)
+	case len(games) == 0:
+		s.wroteUnlisted() // nothing changed
+	default:
+		s.wroteGames(games...)
 	}
-	s.wroteGames(game)
 	return nil
 }
 
@@ -208,7 +222,7 @@ type Recorded struct {
 func (s *Store) RecordMatches(ctx context.Context, results []Result, rate RateFunc) ([]Recorded, error) {
 	var games []string // the matches', and those whose ratings were applied
 	out := make([]Recorded, len(results))
-	err := s.txGames(ctx, &games, func(tx *sql.Tx) error {
+	err := s.txGames(ctx, &games, func(tx *txn) error {
 		ratedFinished := false
 		for i, res := range results {
 			rec, rated, err := s.recordIn(ctx, tx, res)
@@ -236,7 +250,7 @@ func (s *Store) RecordMatches(ctx context.Context, results []Result, rate RateFu
 
 // recordIn writes one result in tx. It also reports whether the match is
 // a rated one now finished, whose ratings are to be applied.
-func (s *Store) recordIn(ctx context.Context, tx *sql.Tx, res Result) (rec Recorded, ratedFinished bool, err error) {
+func (s *Store) recordIn(ctx context.Context, tx *txn, res Result) (rec Recorded, ratedFinished bool, err error) {
 	var kind, game string
 	err = tx.QueryRowContext(ctx, s.q(`SELECT kind, game FROM matches WHERE id = ? AND state IN (?, ?)`+s.forUpdate()), res.MatchID, Queued, Running).Scan(&kind, &game)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -285,7 +299,7 @@ func (s *Store) recordIn(ctx context.Context, tx *sql.Tx, res Result) (rec Recor
 // ApplyPending applies the rating changes of finished rated matches that
 // no longer wait for an earlier match (after a match failed, say).
 func (s *Store) ApplyPending(ctx context.Context, rate RateFunc) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(tx *txn) error {
 		_, err := s.applyPending(ctx, tx, rate)
 		return err
 	})
@@ -296,7 +310,7 @@ func (s *Store) ApplyPending(ctx context.Context, rate RateFunc) error {
 // or waiting: so each bot's rating changes in the order its matches were
 // created, whatever order they finish in. It returns the games of the
 // matches it applied.
-func (s *Store) applyPending(ctx context.Context, tx *sql.Tx, rate RateFunc) (games []string, err error) {
+func (s *Store) applyPending(ctx context.Context, tx *txn, rate RateFunc) (games []string, err error) {
 	// Queued and running matches are never applied, so "applied = 0" picks
 	// them and the finished ones still waiting, by the matches_pending
 	// index, without reading the applied ones.
@@ -369,7 +383,7 @@ func (s *Store) applyPending(ctx context.Context, tx *sql.Tx, rate RateFunc) (ga
 	return games, nil
 }
 
-func (s *Store) seatRefs(ctx context.Context, tx *sql.Tx, id int64) ([]SeatRef, error) {
+func (s *Store) seatRefs(ctx context.Context, tx *txn, id int64) ([]SeatRef, error) {
 	rows, err := tx.QueryContext(ctx, s.q(`SELECT bot_id, COALESCE(version_id, 0) FROM match_seats WHERE match_id = ? ORDER BY seat`), id)
 	if err != nil {
 		return nil, err
@@ -695,6 +709,20 @@ func (s *Store) Match(ctx context.Context, id int64) (Match, error) {
 	return ms[0], nil
 }
 
+// MatchState returns a match's state alone (Queued, Running, ...), which
+// the lease service asks at every grant.
+func (s *Store) MatchState(ctx context.Context, id int64) (string, error) {
+	var state string
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT state FROM matches WHERE id = ?`), id).Scan(&state)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", ErrNotFound
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: match state: %w", err)
+	}
+	return state, nil
+}
+
 // Replay returns a finished match's replay.
 func (s *Store) Replay(ctx context.Context, id int64) ([]byte, error) {
 	var data []byte
@@ -875,14 +903,15 @@ func (s *Store) VersionPlayed(ctx context.Context, game string) (map[int64]int, 
 	return out, rows.Err()
 }
 
-// CountLive counts queued and running matches.
-func (s *Store) CountLive(ctx context.Context) (int, error) {
-	var n int
-	err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM matches WHERE state IN (?, ?)`), Queued, Running).Scan(&n)
+// CountLive counts queued and running matches, all of them and those of
+// one kind, in one query.
+func (s *Store) CountLive(ctx context.Context, kind string) (all, ofKind int, err error) {
+	err = s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*), COALESCE(SUM(CASE WHEN kind = ? THEN 1 ELSE 0 END), 0) FROM matches WHERE state IN (?, ?)`),
+		kind, Queued, Running).Scan(&all, &ofKind)
 	if err != nil {
-		return 0, fmt.Errorf("store: count live: %w", err)
+		return 0, 0, fmt.Errorf("store: count live: %w", err)
 	}
-	return n, nil
+	return all, ofKind, nil
 }
 
 // CountLiveOfKind counts queued and running matches of one kind.

@@ -56,7 +56,7 @@ type Options struct {
 
 // Store is the platform's database. It is safe for concurrent use.
 type Store struct {
-	w, r    *sql.DB // SQLite: one writer connection, a pool of readers; Postgres: the same pool
+	w, r    *db // SQLite: one writer connection, a pool of readers; Postgres: the same pool
 	dialect string
 	score   func(mu, sigma float64) float64
 	// gen counts writes: a read made after Generation returned g shows
@@ -167,7 +167,10 @@ func Open(ctx context.Context, url, dataDir string, opt Options) (*Store, error)
 			return nil, fmt.Errorf("store: %w", err)
 		}
 		db.SetMaxOpenConns(16)
-		s.w, s.r, s.dialect = db, db, Postgres
+		// Idle connections are kept, with their prepared statements.
+		db.SetMaxIdleConns(16)
+		pg := newDB(db)
+		s.w, s.r, s.dialect = pg, pg, Postgres
 	case url == "" || strings.HasPrefix(url, "sqlite:"):
 		path := strings.TrimPrefix(url, "sqlite:")
 		if path == "" {
@@ -188,7 +191,11 @@ func Open(ctx context.Context, url, dataDir string, opt Options) (*Store, error)
 			return nil, fmt.Errorf("store: %w", err)
 		}
 		r.SetMaxOpenConns(8)
-		s.w, s.r, s.dialect = w, r, SQLite
+		// Idle readers are kept, with their prepared statements: at the
+		// default of two, a third concurrent read opened a connection and
+		// closed it after.
+		r.SetMaxIdleConns(8)
+		s.w, s.r, s.dialect = newDB(w), newDB(r), SQLite
 	default:
 		return nil, fmt.Errorf("store: database URL %s: want postgres://..., sqlite:PATH or nothing", RedactURL(url))
 	}
@@ -212,7 +219,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	if s.dialect == Postgres {
 		d = goose.DialectPostgres
 	}
-	p, err := goose.NewProvider(d, s.w, sub)
+	p, err := goose.NewProvider(d, s.w.DB, sub)
 	if err != nil {
 		return fmt.Errorf("store: migrations: %w", err)
 	}
@@ -275,14 +282,14 @@ func isUnique(err error) bool {
 	return strings.Contains(m, "UNIQUE constraint") || strings.Contains(m, "SQLSTATE 23505")
 }
 
-func (s *Store) tx(ctx context.Context, f func(*sql.Tx) error) error {
+func (s *Store) tx(ctx context.Context, f func(*txn) error) error {
 	defer s.wrote()
 	return s.txUncounted(ctx, f)
 }
 
 // txGames is tx for a write that touches only the games f names in
 // *games; should f name none (it failed early, say), it counts for all.
-func (s *Store) txGames(ctx context.Context, games *[]string, f func(*sql.Tx) error) error {
+func (s *Store) txGames(ctx context.Context, games *[]string, f func(*txn) error) error {
 	defer func() {
 		if len(*games) == 0 {
 			s.wrote()
@@ -293,8 +300,8 @@ func (s *Store) txGames(ctx context.Context, games *[]string, f func(*sql.Tx) er
 	return s.txUncounted(ctx, f)
 }
 
-func (s *Store) txUncounted(ctx context.Context, f func(*sql.Tx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+func (s *Store) txUncounted(ctx context.Context, f func(*txn) error) error {
+	tx, err := s.w.begin(ctx)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
 	}

@@ -489,7 +489,11 @@ func (s *server) challenges(n int) {
 		case 201:
 			i++
 		case 503, 429:
-			time.Sleep(20 * time.Millisecond) // the queue is full
+			// The queue is full: its share holds several matches a
+			// worker, so a pause of a few matches' length keeps the
+			// workers busy while the refused requests (each an
+			// authenticated request the server pays for) stay few.
+			time.Sleep(50 * time.Millisecond)
 		default:
 			fail("challenge: %d", code)
 		}
