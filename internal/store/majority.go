@@ -17,7 +17,7 @@ import (
 // reports whether any seat's place changed; ErrNotFound when the match is
 // not finished.
 func (s *Store) ReplaceResult(ctx context.Context, res Result) (placesChanged bool, err error) {
-	err = s.tx(ctx, func(tx *sql.Tx) error {
+	err = s.tx(ctx, func(tx *txn) error {
 		var state string
 		err := tx.QueryRowContext(ctx, s.q(`SELECT state FROM matches WHERE id = ?`+s.forUpdate()), res.MatchID).Scan(&state)
 		if errors.Is(err, sql.ErrNoRows) || (err == nil && state != Finished) {
