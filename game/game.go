@@ -91,11 +91,21 @@ type Config struct {
 	Params  Params
 }
 
-// ParamInfo documents one parameter and its default.
+// ParamInfo documents one parameter and its default, and what a form
+// needs to offer it.
 type ParamInfo struct {
 	Name    string
 	Default string
 	Doc     string
+	// Int says the value is an integer a person picks in Min..Max (odd
+	// when Odd). The game may accept special values besides, which Doc
+	// names (Lines and Boxes' rows=0: drawn from the seed).
+	Int      bool
+	Min, Max int
+	Odd      bool
+	// Label, when set, is the short name ("Rows") under which the site's
+	// Play page offers the parameter; the others keep their default there.
+	Label string
 }
 
 // FuelPolicy says how a metered (wasm) bot's tank is filled in this game.
@@ -127,6 +137,8 @@ type Info struct {
 	// starting position (Lines and Boxes: a random size and pre-drawn lines).
 	// Tournaments use them unless told otherwise, so that their boards differ.
 	Varied Params
+	// Display is how the site shows the game (game/site.go).
+	Display Display
 }
 
 // AllowsPlayers reports whether n players can play this game.

@@ -14,17 +14,22 @@ type IntParam[S any] struct {
 	Doc      string
 	Min, Max int
 	Odd      bool // the value must be odd (a board with a centre cell)
-	Field    func(*S) *int
+	// Label, when set, offers the parameter on the site's Play page
+	// (ParamInfo.Label).
+	Label string
+	Field func(*S) *int
 }
 
 // IntParams is a game's list of integer parameters.
 type IntParams[S any] []IntParam[S]
 
-// Info documents every parameter with its value in def as the default.
+// Info documents every parameter with its value in def as the default,
+// and its bounds.
 func (ps IntParams[S]) Info(def S) []ParamInfo {
 	out := make([]ParamInfo, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, ParamInfo{Name: p.Name, Default: strconv.Itoa(*p.Field(&def)), Doc: p.Doc})
+		out = append(out, ParamInfo{Name: p.Name, Default: strconv.Itoa(*p.Field(&def)), Doc: p.Doc,
+			Int: true, Min: p.Min, Max: p.Max, Odd: p.Odd, Label: p.Label})
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -8,17 +9,22 @@ import (
 type board struct{ Side, Turns int }
 
 var boardParams = IntParams[board]{
-	{Name: "side", Doc: "odd side", Min: 5, Max: 9, Odd: true, Field: func(b *board) *int { return &b.Side }},
+	{Name: "side", Doc: "odd side", Min: 5, Max: 9, Odd: true, Label: "Side", Field: func(b *board) *int { return &b.Side }},
 	{Name: "turns", Doc: "turns", Min: 1, Max: 100, Field: func(b *board) *int { return &b.Turns }},
 }
 
-// TestIntParams: defaults kept for absent names, bounds and oddness
-// checked with a message naming the parameter, unknown names refused, and
-// every value written back.
+// TestIntParams: Info carries the defaults, bounds and labels; defaults
+// kept for absent names, bounds and oddness checked with a message naming
+// the parameter, unknown names refused, and every value written back.
 func TestIntParams(t *testing.T) {
 	def := board{Side: 7, Turns: 50}
-	if info := boardParams.Info(def); len(info) != 2 || info[0].Default != "7" || info[1].Default != "50" {
-		t.Fatalf("Info %+v", info)
+	info := boardParams.Info(def)
+	want := []ParamInfo{
+		{Name: "side", Default: "7", Doc: "odd side", Int: true, Min: 5, Max: 9, Odd: true, Label: "Side"},
+		{Name: "turns", Default: "50", Doc: "turns", Int: true, Min: 1, Max: 100},
+	}
+	if !slices.Equal(info, want) {
+		t.Fatalf("Info %+v, want %+v", info, want)
 	}
 	for _, c := range []struct {
 		params Params

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/server"
 	"github.com/arenabots/arena/internal/web"
 )
@@ -61,7 +62,7 @@ func (c *serveCmd) Run() error {
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	// The site (internal/web) serves every page outside the API; it shows
 	// what the API answers, so it is handed the server's handler.
-	site, err := web.New(web.Options{Service: true, ReplayDir: filepath.Join(c.Data, "browser-games"), Logger: log, TrustedProxies: c.TrustProxy})
+	site, err := web.New(web.Options{Games: games.All(), Service: true, ReplayDir: filepath.Join(c.Data, "browser-games"), Logger: log, TrustedProxies: c.TrustProxy})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/web"
 	"github.com/arenabots/arena/replay"
 )
@@ -22,7 +23,7 @@ type viewCmd struct {
 }
 
 func (c *viewCmd) Run() error {
-	opts := web.Options{}
+	opts := web.Options{Games: games.All()}
 	if c.File != "" {
 		r, err := replay.Load(c.File)
 		if err != nil {

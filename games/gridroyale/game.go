@@ -11,6 +11,7 @@ package gridroyale
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/arenabots/arena/game"
 )
@@ -98,6 +99,8 @@ func (Game) Info() game.Info {
 		Players: []int{2, 4},
 		Params:  paramSpecs.Info(DefaultSettings(2)), // grid_side: 24, 32 for 4 players; State.Params gives the value in force
 		Fuel:    game.DefaultFuel,
+		// 400 turns at the site's usual 250 ms would be watched for 100 s.
+		Display: game.Display{WatchPace: 120 * time.Millisecond},
 	}
 }
 

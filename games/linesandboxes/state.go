@@ -38,10 +38,12 @@ func (Game) Info() game.Info {
 		Name:    "Lines and Boxes",
 		Players: []int{2},
 		Params: []game.ParamInfo{
-			{Name: "rows", Default: "5", Doc: "rows of boxes, 3 to 8; 0 draws it from the seed"},
-			{Name: "cols", Default: "5", Doc: "columns of boxes, 3 to 8; 0 draws it from the seed"},
+			{Name: "rows", Default: "5", Doc: "rows of boxes, 3 to 8; 0 draws it from the seed", Int: true, Min: 3, Max: 8, Label: "Rows"},
+			{Name: "cols", Default: "5", Doc: "columns of boxes, 3 to 8; 0 draws it from the seed", Int: true, Min: 3, Max: 8, Label: "Columns"},
 			{Name: "board", Default: "", Doc: `pre-drawn lines, e.g. "A2-A3,A2-B2"`},
-			{Name: "predrawn", Default: "0", Doc: "random pre-drawn lines to add from the seed, fewer than the unit edges left; -1 draws the number too"},
+			// The game takes fewer pre-drawn lines than the board has unit
+			// edges; a person picks up to 40.
+			{Name: "predrawn", Default: "0", Doc: "random pre-drawn lines to add from the seed, fewer than the unit edges left; -1 draws the number too", Int: true, Min: 0, Max: 40, Label: "Pre-drawn lines"},
 		},
 		Fuel:   game.FuelPolicy{PerGame: FuelPerGame, PerAnswer: FuelPerAnswer},
 		Ties:   true,

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/internal/visitors"
 )
@@ -66,6 +67,9 @@ func Errorf(status int, format string, args ...any) *Error {
 // Options configures the API.
 type Options struct {
 	Log *slog.Logger
+	// Games are the games the API serves (games.All()): the caller's list,
+	// so that the API, like the site, names no particular game.
+	Games []game.Game
 	// TrustedProxies is the number of reverse proxies in front of the
 	// server, each appending to X-Forwarded-For: limits then count the
 	// address the outermost one saw (visitors.Addr). Zero: the connection's.

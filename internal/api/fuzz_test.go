@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/store"
 )
 
@@ -134,7 +135,7 @@ func FuzzParseMatchFilter(f *testing.F) {
 		if err != nil {
 			return
 		}
-		mf, err := ParseMatchFilter(q)
+		mf, err := ParseMatchFilter(q, games.All())
 		if err != nil {
 			refusal(t, err)
 			return

@@ -21,7 +21,6 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/arenabots/arena/game"
-	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/hashing"
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/internal/visitors"
@@ -254,23 +253,27 @@ func gameJSON(g game.Game) GameJSON {
 
 func (a *API) games(w http.ResponseWriter, r *http.Request) error {
 	var out []GameJSON
-	for _, g := range games.All() {
+	for _, g := range a.opt.Games {
 		out = append(out, gameJSON(g))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"games": out})
 	return nil
 }
 
-func lookupGame(id string) (game.Game, error) {
-	g, err := games.Lookup(id)
-	if err != nil {
-		return nil, Errorf(http.StatusNotFound, "no game %q (GET /api/v1/games lists them)", truncate(id, 64))
+func (a *API) lookupGame(id string) (game.Game, error) { return findGame(a.opt.Games, id) }
+
+// findGame finds the game id among games, or answers 404.
+func findGame(games []game.Game, id string) (game.Game, error) {
+	for _, g := range games {
+		if g.Info().ID == id {
+			return g, nil
+		}
 	}
-	return g, nil
+	return nil, Errorf(http.StatusNotFound, "no game %q (GET /api/v1/games lists them)", truncate(id, 64))
 }
 
 func (a *API) game(w http.ResponseWriter, r *http.Request) error {
-	g, err := lookupGame(r.PathValue("game"))
+	g, err := a.lookupGame(r.PathValue("game"))
 	if err != nil {
 		return err
 	}
@@ -340,7 +343,7 @@ func ParseID(what, s string) (int64, error) {
 }
 
 func (a *API) leaderboard(w http.ResponseWriter, r *http.Request) error {
-	g, err := lookupGame(r.PathValue("game"))
+	g, err := a.lookupGame(r.PathValue("game"))
 	if err != nil {
 		return err
 	}
@@ -639,7 +642,7 @@ type UploadJSON struct {
 }
 
 func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
-	g, err := lookupGame(r.PathValue("game"))
+	g, err := a.lookupGame(r.PathValue("game"))
 	if err != nil {
 		return err
 	}
@@ -798,12 +801,12 @@ func matchJSON(m store.Match) MatchJSON {
 	return j
 }
 
-// ParseMatchFilter reads a match list's query.
-func ParseMatchFilter(q url.Values) (store.MatchFilter, error) {
+// ParseMatchFilter reads a match list's query, whose game is one of games.
+func ParseMatchFilter(q url.Values, games []game.Game) (store.MatchFilter, error) {
 	var f store.MatchFilter
 	var err error
 	if g := q.Get("game"); g != "" {
-		gm, err := lookupGame(g)
+		gm, err := findGame(games, g)
 		if err != nil {
 			return f, err
 		}
@@ -831,7 +834,7 @@ func ParseMatchFilter(q url.Values) (store.MatchFilter, error) {
 }
 
 func (a *API) matches(w http.ResponseWriter, r *http.Request) error {
-	f, err := ParseMatchFilter(r.URL.Query())
+	f, err := ParseMatchFilter(r.URL.Query(), a.opt.Games)
 	if err != nil {
 		return err
 	}
@@ -1101,7 +1104,7 @@ func (a *API) challenge(w http.ResponseWriter, r *http.Request) error {
 	if err := checkChallenge(req); err != nil {
 		return err
 	}
-	g, err := lookupGame(req.Game)
+	g, err := a.lookupGame(req.Game)
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/api"
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/internal/store"
@@ -155,7 +156,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	})
 	mux.Handle("GET /metrics", s.metrics.handler())
 	s.scaleRoutes(mux)
-	s.api = api.New(s.store, s, api.Options{Log: opt.Log, TrustedProxies: opt.TrustedProxies, ChallengesPerMinute: opt.ChallengesPerMinute,
+	s.api = api.New(s.store, s, api.Options{Log: opt.Log, Games: games.All(), TrustedProxies: opt.TrustedProxies, ChallengesPerMinute: opt.ChallengesPerMinute,
 		UploadsPerDay: opt.UploadsPerDay, BotsPerGame: opt.BotsPerGame})
 	mux.Handle("/api/", s.api)
 	if opt.Site != nil {

@@ -138,7 +138,7 @@ func newTestSite(t *testing.T, opts Options) *httptest.Server {
 
 func TestBrowserPages(t *testing.T) {
 	ctx := browser(t)
-	srv := newTestSite(t, Options{})
+	srv := newTestSite(t, Options{Games: games.All()})
 	pages := []struct{ path, name, want string }{
 		{"/", "home", "Write a bot"},
 		{"/rules/dots-and-boxes", "rules-dots-and-boxes", "first free edge"},
@@ -194,7 +194,7 @@ const playSeed = "1"
 
 func TestBrowserPlayWholeDotsAndBoxesGame(t *testing.T) {
 	ctx := browser(t)
-	srv := newTestSite(t, Options{})
+	srv := newTestSite(t, Options{Games: games.All()})
 	// startGame fixes the seed: with some seeds (8) this test's naive play
 	// never gets a box to take.
 	startGame(t, ctx, srv.URL, "dots-and-boxes", "greedy", nil)
@@ -290,7 +290,7 @@ func TestBrowserPlayWholeDotsAndBoxesGame(t *testing.T) {
 
 func TestBrowserPlayLinesAndBoxesTurns(t *testing.T) {
 	ctx := browser(t)
-	srv := newTestSite(t, Options{})
+	srv := newTestSite(t, Options{Games: games.All()})
 	startGame(t, ctx, srv.URL, "lines-and-boxes", "greedy", func() {
 		steps(t, ctx, "choosing a 4x3 board",
 			chromedp.SetValue(chromedp.CSS(`#play-form input[name=rows]`), "3"),
@@ -341,7 +341,7 @@ func TestBrowserPlayLinesAndBoxesTurns(t *testing.T) {
 
 func TestBrowserPlayGridRoyaleTurns(t *testing.T) {
 	ctx := browser(t)
-	srv := newTestSite(t, Options{})
+	srv := newTestSite(t, Options{Games: games.All()})
 	startGame(t, ctx, srv.URL, "grid-royale", "harvester", nil)
 	waitJS(t, ctx, "my turn", "Arena.viewer.prompt >= 0 && document.getElementById('end-turn')", 20*time.Second)
 	// Keyboard: select my unit, order it north, spawn, end the turn.
@@ -393,7 +393,7 @@ func TestBrowserReplayViewer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newTestSite(t, Options{Local: r})
+	srv := newTestSite(t, Options{Games: games.All(), Local: r})
 	steps(t, ctx, "opening the local replay", chromedp.Navigate(srv.URL+"/local"))
 	waitJS(t, ctx, "the replay", "Arena.viewer && Arena.viewer.frames.length === 401", 20*time.Second)
 	// A finished match plays from its start when opened; Space pauses it.
@@ -451,7 +451,7 @@ func TestBrowserReplayViewer(t *testing.T) {
 func TestBrowserLiveMatchEndsOnTheFinalState(t *testing.T) {
 	ctx := browser(t)
 	r, data, turns := liveMatch(t)
-	srv := serveWithAPI(t, Options{Service: true}, fakeAPI(t, data, turns, 10))
+	srv := serveWithAPI(t, Options{Games: games.All(), Service: true}, fakeAPI(t, data, turns, 10))
 	steps(t, ctx, "watching the match live", chromedp.Navigate(srv.URL+"/matches/1"))
 	last := len(r.Turns)
 	waitJS(t, ctx, "the end", fmt.Sprintf("Arena.viewer && Arena.viewer.done && Arena.viewer.frames.length === %d", last+1), 20*time.Second)
@@ -467,7 +467,7 @@ func TestBrowserLiveMatchEndsOnTheFinalState(t *testing.T) {
 
 func TestBrowserOpenReplayFileAndPhone(t *testing.T) {
 	ctx := browser(t)
-	srv := newTestSite(t, Options{})
+	srv := newTestSite(t, Options{Games: games.All()})
 	path := writeReplay(t, "lines-and-boxes", "builtin:search", "builtin:greedy")
 	steps(t, ctx, "uploading a replay file", chromedp.Navigate(srv.URL+"/view"),
 		chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{path}),
@@ -505,7 +505,7 @@ func TestBrowserOpenReplayFileAndPhone(t *testing.T) {
 // A house bot match watched live reaches the browser turn by turn.
 func TestBrowserWatchLive(t *testing.T) {
 	ctx := browser(t)
-	srv := newTestSite(t, Options{})
+	srv := newTestSite(t, Options{Games: games.All()})
 	steps(t, ctx, "starting a watched match", chromedp.Navigate(srv.URL+"/play/dots-and-boxes"),
 		chromedp.SetValue(chromedp.CSS(`#watch-form input[name=seed]`), playSeed), chromedp.Click(chromedp.CSS("#start-watch")))
 	waitJS(t, ctx, "live turns", "Arena.viewer && !Arena.viewer.done && Arena.viewer.frames.length > 3", 20*time.Second)

@@ -18,7 +18,7 @@ import (
 // itself, for the platform the server runs on (+ New bot links both).
 
 // kitArchive answers GET /kits/{lang}/{kit}: the kit (a game's id, or
-// GAME-KIT for a larger kit such as dots-and-boxes-search) as a zip of one
+// GAME-KIT for a larger kit, such as a search) as a zip of one
 // folder, with the SDK copy it builds with.
 func (s *Site) kitArchive(w http.ResponseWriter, r *http.Request) {
 	lang, name := r.PathValue("lang"), r.PathValue("kit")

@@ -9,13 +9,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/arenabots/arena/games"
 )
 
 // TestKitArchives: every kit the binary embeds downloads as a zip of one
 // folder with its files and SDK copy, the same bytes every time; anything
 // else is a 404 page.
 func TestKitArchives(t *testing.T) {
-	srv := newTestSite(t, Options{Service: true})
+	srv := newTestSite(t, Options{Games: games.All(), Service: true})
 	get := func(path string) (int, []byte) {
 		resp, err := http.Get(srv.URL + path)
 		if err != nil {
@@ -68,7 +70,7 @@ func TestKitArchives(t *testing.T) {
 // TestArenaCommandDownload: the server hands out its own binary under its
 // platform's name, and no other.
 func TestArenaCommandDownload(t *testing.T) {
-	srv := newTestSite(t, Options{})
+	srv := newTestSite(t, Options{Games: games.All()})
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

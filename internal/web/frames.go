@@ -17,8 +17,8 @@ const maxFrameTurns = 20000
 // A framer turns the states of one match into the frames the viewer draws:
 // the game's own observation (seen from seat 0, as every game here is of
 // perfect information), so the browser draws exactly what bots are told.
-// Grid Royale's ore map is sent whole once and then as changes only, which
-// keeps a 400-turn replay small.
+// A field "ore" (a map of integers) is sent whole once and then as changes
+// only, which keeps a 400-turn replay of a game with a map small.
 type framer struct {
 	lastOre []int64 // the ore map of the previous frame, row-major
 }

@@ -7,8 +7,8 @@ import (
 )
 
 // gzipWriter compresses a response whose client accepts gzip. The viewer's
-// data is repetitive JSON (a 400-turn, 4-player Grid Royale match is about
-// 1.5 MB, a tenth of that compressed), and event streams stay flushable.
+// data is repetitive JSON (a 400-turn, 4-player match of the largest game
+// is about 1.5 MB, a tenth of that compressed), and event streams stay flushable.
 type gzipWriter struct {
 	http.ResponseWriter
 	gz *gzip.Writer

@@ -14,7 +14,7 @@ import (
 // bots as difficulties, weakest first as the game lists them, Easy picked,
 // and the other house bots after them.
 func TestPlayOffersLevels(t *testing.T) {
-	srv := newTestSite(t, Options{})
+	srv := newTestSite(t, Options{Games: games.All()})
 	levelRE := regexp.MustCompile(`value="([^"]+)"( checked)?>\s*<span><b>(Beginner|Easy|Medium|Hard)</b>`)
 	for _, g := range games.All() {
 		var want []string

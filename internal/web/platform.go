@@ -114,7 +114,7 @@ func (s *Site) platformMatchAt(w http.ResponseWriter, r *http.Request, path stri
 		s.apiFail(w, r, code, err, fmt.Sprintf("There is no match %d. The Arena of each game lists the matches being played and the finished ones.", id))
 		return 0, nil, nil, false
 	}
-	g := lookupGame(m.Game)
+	g := s.lookupGame(m.Game)
 	if g == nil {
 		s.fail(w, r, http.StatusNotFound, "The match is of an unknown game.")
 		return 0, nil, nil, false
@@ -422,7 +422,7 @@ func (s *Site) platformPage(name, section, title string) http.HandlerFunc {
 			}
 			gid = g
 		}
-		if g := lookupGame(gid); g != nil {
+		if g := s.lookupGame(gid); g != nil {
 			gv := viewOf(g)
 			p.Game = &gv
 			p.Title = gv.Name + ": " + title
@@ -440,7 +440,7 @@ func (s *Site) platformPage(name, section, title string) http.HandlerFunc {
 // page as they do. The pages that show the same lists share a feed
 // (feeds.go).
 func (s *Site) arenaEvents(w http.ResponseWriter, r *http.Request) {
-	if lookupGame(r.PathValue("game")) == nil {
+	if s.lookupGame(r.PathValue("game")) == nil {
 		s.fail(w, r, http.StatusNotFound, "There is no such game.")
 		return
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/visitors"
 	"github.com/arenabots/arena/replay"
 )
@@ -79,7 +80,7 @@ func TestPlatformMatchLive(t *testing.T) {
 	r, data, turns := liveMatch(t)
 	for _, past := range []int{0, 1, 25, len(turns)} {
 		t.Run(fmt.Sprintf("late by %d turns", past), func(t *testing.T) {
-			site, err := New(Options{Service: true})
+			site, err := New(Options{Games: games.All(), Service: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +163,7 @@ func TestPlatformMatchLive(t *testing.T) {
 
 // Without the API the platform's pages say what they need instead of failing.
 func TestPlatformPagesWithoutService(t *testing.T) {
-	srv := newTestSite(t, Options{})
+	srv := newTestSite(t, Options{Games: games.All()})
 	for _, p := range []string{"/leaderboard/grid-royale", "/arena/dots-and-boxes", "/bots/new", "/account", "/matches/3"} {
 		resp, err := http.Get(srv.URL + p)
 		if err != nil {
@@ -173,7 +174,7 @@ func TestPlatformPagesWithoutService(t *testing.T) {
 			t.Errorf("%s: %d", p, resp.StatusCode)
 		}
 	}
-	site, _ := New(Options{Service: true}) // the API never set: a clear refusal
+	site, _ := New(Options{Games: games.All(), Service: true}) // the API never set: a clear refusal
 	srv2 := httptest.NewServer(site)
 	defer srv2.Close()
 	resp, _ := http.Get(srv2.URL + "/matches/3")
@@ -201,7 +202,7 @@ func TestArenaEventsShareAFeed(t *testing.T) {
 			fmt.Fprint(w, `{"matches":[{"id":1,"state":"finished"}]}`)
 		}
 	})
-	site, err := New(Options{Service: true})
+	site, err := New(Options{Games: games.All(), Service: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +290,7 @@ func TestArenaEventsShareAFeed(t *testing.T) {
 // The home page's title is the site's name alone; other pages name
 // themselves first.
 func TestPageTitles(t *testing.T) {
-	srv := newTestSite(t, Options{})
+	srv := newTestSite(t, Options{Games: games.All()})
 	for path, want := range map[string]string{"/": "<title>Arena</title>", "/bots/new": " · Arena</title>"} {
 		resp, err := http.Get(srv.URL + path)
 		if err != nil {
@@ -312,7 +313,7 @@ func TestEventStreamsPerVisitor(t *testing.T) {
 	mux.HandleFunc("/api/v1/matches", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `{"matches":[]}`)
 	})
-	srv := serveWithAPI(t, Options{Service: true, TrustedProxies: 1}, mux)
+	srv := serveWithAPI(t, Options{Games: games.All(), Service: true, TrustedProxies: 1}, mux)
 	open := func(visitor string) *http.Response {
 		t.Helper()
 		req, _ := http.NewRequest("GET", srv.URL+"/arena/dots-and-boxes/events", nil)
@@ -392,7 +393,7 @@ func TestFinishedMatchSnapshotIsKept(t *testing.T) {
 		writeJSON(w, 200, map[string]any{"id": 1, "game": "dots-and-boxes", "params": map[string]string{}, "seed": "11", "state": "finished",
 			"seats": []map[string]any{{"seat": 0, "player": "@house", "bot": "greedy", "bot_id": 2}, {"seat": 1, "player": "@house", "bot": "random", "bot_id": 1}}, "replay": rep})
 	})
-	srv := serveWithAPI(t, Options{Service: true}, mux)
+	srv := serveWithAPI(t, Options{Games: games.All(), Service: true}, mux)
 	initOf := func() string {
 		resp, err := http.Get(srv.URL + "/matches/1/events")
 		if err != nil {
@@ -437,7 +438,7 @@ func serveWithAPI(t *testing.T, opts Options, api http.Handler) *httptest.Server
 // site does, still verifies, and shows those names when opened again.
 func TestDownloadedReplayKeepsNames(t *testing.T) {
 	r, data, turns := liveMatch(t)
-	srv := serveWithAPI(t, Options{Service: true}, fakeAPI(t, data, turns, len(turns)))
+	srv := serveWithAPI(t, Options{Games: games.All(), Service: true}, fakeAPI(t, data, turns, len(turns)))
 	resp, err := http.Get(srv.URL + "/matches/1/replay.json")
 	if err != nil {
 		t.Fatal(err)
@@ -463,10 +464,10 @@ func TestDownloadedReplayKeepsNames(t *testing.T) {
 	if got.Bots[0].Name != "@house/greedy" || got.Bots[1].Name != "@eve/<b>x</b>" || got.Bots[0].Spec != r.Bots[0].Spec {
 		t.Fatalf("bots in the download: %+v", got.Bots)
 	}
-	if err := replay.Verify(got, lookupGame(got.Game)); err != nil {
+	site, _ := New(Options{Games: games.All()})
+	if err := replay.Verify(got, site.lookupGame(got.Game)); err != nil {
 		t.Fatalf("the download does not verify: %v", err)
 	}
-	site, _ := New(Options{})
 	sess, err := site.openReplay(body)
 	if err != nil {
 		t.Fatal(err)

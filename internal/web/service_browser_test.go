@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/server"
 	"github.com/arenabots/arena/internal/store/storetest"
 	"github.com/arenabots/arena/sandbox/wasmtest"
@@ -20,7 +21,7 @@ import (
 // does; change adjusts the server's options.
 func platform(t *testing.T, change ...func(*server.Options)) string {
 	t.Helper()
-	site, err := New(Options{Service: true, ReplayDir: t.TempDir()})
+	site, err := New(Options{Games: games.All(), Service: true, ReplayDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

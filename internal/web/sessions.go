@@ -73,6 +73,8 @@ var defaultLimits = sessionLimits{perIP: 4, total: 64, kept: 200, viewed: 256 <<
 type sessions struct {
 	limits sessionLimits
 	dir    string // where finished replays are saved, "" for memory only
+	// lookup finds a saved replay's game among the site's, or nil.
+	lookup func(id string) game.Game
 
 	mu       sync.Mutex
 	byID     map[string]*session
@@ -209,7 +211,7 @@ func (ss *sessions) stopAll() {
 }
 
 // needsMover tells a human seat whether an observation is a question for the
-// person: in a game that names the mover (Dots and Boxes asks both seats),
+// person: in a game that names the mover (some ask every seat and use the mover's answer),
 // only the mover has to answer.
 func needsMover(obs []byte) bool {
 	var o struct {
@@ -353,7 +355,7 @@ func (ss *sessions) get(id string) *session {
 	if err != nil {
 		return nil
 	}
-	g := lookupGame(r.Game)
+	g := ss.lookup(r.Game)
 	if g == nil {
 		return nil
 	}

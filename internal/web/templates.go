@@ -7,45 +7,47 @@ import (
 	"strings"
 )
 
-// parseTemplates pairs the layout with every page. Pages named rules-GAME
-// are the rules of that game.
+// templateFuncs are the functions of every template, the games' fragments
+// (rules.html, thumb.html) included.
+var templateFuncs = template.FuncMap{
+	"seatName": func(i int) string { return fmt.Sprintf("seat %d", i) },
+	"join":     strings.Join,
+	"add":      func(a, b int) int { return a + b },
+	"mul":      func(a, b int) int { return a * b },
+	"letter":   func(i int) string { return string(rune('A' + i)) },
+	"thousands": func(n int64) string {
+		s := fmt.Sprint(n)
+		var b strings.Builder
+		for i, c := range s {
+			if i > 0 && (len(s)-i)%3 == 0 {
+				b.WriteByte(',')
+			}
+			b.WriteRune(c)
+		}
+		return b.String()
+	},
+	"seq": func(n int) []int {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	},
+	// kits lists the starter kits of a game, as language and kit name:
+	// the game's own, then larger ones (GAME-KIT).
+	"kits":        gameKits,
+	"commandName": commandName,
+	"maxPlayers": func(ps []int) int {
+		m := 0
+		for _, p := range ps {
+			m = max(m, p)
+		}
+		return m
+	},
+}
+
+// parseTemplates pairs the layout with every page.
 func (s *Site) parseTemplates() error {
-	funcs := template.FuncMap{
-		"seatName": func(i int) string { return fmt.Sprintf("seat %d", i) },
-		"join":     strings.Join,
-		"add":      func(a, b int) int { return a + b },
-		"mul":      func(a, b int) int { return a * b },
-		"letter":   func(i int) string { return string(rune('A' + i)) },
-		"thousands": func(n int64) string {
-			s := fmt.Sprint(n)
-			var b strings.Builder
-			for i, c := range s {
-				if i > 0 && (len(s)-i)%3 == 0 {
-					b.WriteByte(',')
-				}
-				b.WriteRune(c)
-			}
-			return b.String()
-		},
-		"seq": func(n int) []int {
-			out := make([]int, n)
-			for i := range out {
-				out[i] = i
-			}
-			return out
-		},
-		// kits lists the starter kits of a game, as language and kit name:
-		// the game's own, then larger ones (GAME-KIT).
-		"kits":        gameKits,
-		"commandName": commandName,
-		"maxPlayers": func(ps []int) int {
-			m := 0
-			for _, p := range ps {
-				m = max(m, p)
-			}
-			return m
-		},
-	}
 	names, err := fs.Glob(templateFS, "templates/*.html")
 	if err != nil {
 		return err
@@ -56,7 +58,7 @@ func (s *Site) parseTemplates() error {
 		if base == "layout" {
 			continue
 		}
-		t, err := template.New("layout").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", n)
+		t, err := template.New("layout").Funcs(templateFuncs).ParseFS(templateFS, "templates/layout.html", n)
 		if err != nil {
 			return fmt.Errorf("template %s: %w", n, err)
 		}

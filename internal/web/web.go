@@ -13,11 +13,13 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"io/fs"
 	"log/slog"
 	"maps"
 	"math/rand/v2"
+	"mime"
 	"net/http"
+	"net/url"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,7 +28,6 @@ import (
 
 	"github.com/arenabots/arena/bot/humanbot"
 	"github.com/arenabots/arena/game"
-	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/api"
 	"github.com/arenabots/arena/internal/visitors"
 	"github.com/arenabots/arena/replay"
@@ -40,6 +41,9 @@ var staticFS embed.FS
 
 // Options configure the site.
 type Options struct {
+	// Games are the games the site shows, in the order it lists them
+	// (games.All()). Each brings its part of the site (siteGame).
+	Games []game.Game
 	// ReplayDir, when set, keeps the replays of games played in the browser
 	// on disk, so their links survive a restart.
 	ReplayDir string
@@ -67,6 +71,8 @@ type Site struct {
 	finishedViews *viewCache
 	local         *session
 	log           *slog.Logger
+	games         *catalog
+	static        map[string]asset // the site's own files, by path under static/
 
 	mu    sync.Mutex
 	api   http.Handler // the platform's API, when the server runs
@@ -82,11 +88,19 @@ func New(opts Options) (*Site, error) {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	var err error
+	if s.games, err = newCatalog(opts.Games, templateFuncs); err != nil {
+		return nil, err
+	}
+	s.sessions.lookup = s.lookupGame
 	if err := s.parseTemplates(); err != nil {
 		return nil, err
 	}
+	if s.static, err = readStatic(); err != nil {
+		return nil, err
+	}
 	if opts.Local != nil {
-		g := lookupGame(opts.Local.Game)
+		g := s.lookupGame(opts.Local.Game)
 		if g == nil {
 			return nil, fmt.Errorf("the replay is of an unknown game %q", opts.Local.Game)
 		}
@@ -112,8 +126,8 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Site) routes() {
-	static, _ := fs.Sub(staticFS, "static")
-	s.mux.Handle("GET /static/", http.StripPrefix("/static/", cacheStatic(http.FileServerFS(static))))
+	s.mux.HandleFunc("GET /static/games/{game}/{file}", s.gameAsset)
+	s.mux.HandleFunc("GET /static/{file}", s.staticAsset)
 	s.mux.HandleFunc("GET /{$}", s.home)
 	s.mux.HandleFunc("GET /rules/{game}", s.rules)
 	s.mux.HandleFunc("GET /play/{game}", s.playPage)
@@ -154,19 +168,44 @@ func (s *Site) routes() {
 	s.mux.HandleFunc("GET /me.json", s.me)
 }
 
-func cacheStatic(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-cache")
-		h.ServeHTTP(w, r)
-	})
+// readStatic reads the site's own files (static/), each with its ETag.
+func readStatic() (map[string]asset, error) {
+	out := map[string]asset{}
+	entries, err := staticFS.ReadDir("static")
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		data, err := staticFS.ReadFile("static/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		ctype := mime.TypeByExtension(path.Ext(e.Name()))
+		if ctype == "" {
+			ctype = http.DetectContentType(data)
+		}
+		out[e.Name()] = newAsset(data, ctype)
+	}
+	return out, nil
 }
 
-func lookupGame(id string) game.Game {
-	g, err := games.Lookup(id)
-	if err != nil {
-		return nil
+// staticAsset answers GET /static/{file}: the site's scripts, style sheet
+// and icon.
+func (s *Site) staticAsset(w http.ResponseWriter, r *http.Request) {
+	a, ok := s.static[r.PathValue("file")]
+	if !ok {
+		http.NotFound(w, r)
+		return
 	}
-	return g
+	a.serve(w, r)
+}
+
+// lookupGame finds one of the site's games by id, or nil.
+func (s *Site) lookupGame(id string) game.Game {
+	if g := s.games.lookup(id); g != nil {
+		return g
+	}
+	return nil
 }
 
 // gameView is what templates show of a game.
@@ -175,19 +214,44 @@ type gameView struct {
 	Players   []int
 	HouseBots []game.HouseBotInfo
 	Params    []game.ParamInfo
+	Play      []playParam // the parameters the Play page offers
 	Fuel      game.FuelPolicy
 	Ties      bool // equal scores are a tie
+	// Set in the list of every game (Site.allGames), for the layout and
+	// the home page:
+	CSS   bool          // the game has a style sheet
+	Thumb template.HTML // its picture on the home page
+}
+
+// A playParam is a parameter on the Play page's forms: a number field.
+type playParam struct {
+	game.ParamInfo
+	Step int // 2 for odd values only, else 1
 }
 
 func viewOf(g game.Game) gameView {
 	i := g.Info()
-	return gameView{ID: i.ID, Name: i.Name, Players: i.Players, HouseBots: g.HouseBots(), Params: i.Params, Fuel: i.Fuel, Ties: i.Ties}
+	v := gameView{ID: i.ID, Name: i.Name, Players: i.Players, HouseBots: g.HouseBots(), Params: i.Params, Fuel: i.Fuel, Ties: i.Ties}
+	for _, p := range i.Params {
+		if p.Label == "" || !p.Int {
+			continue
+		}
+		step := 1
+		if p.Odd && p.Min%2 != 0 {
+			step = 2
+		}
+		v.Play = append(v.Play, playParam{ParamInfo: p, Step: step})
+	}
+	return v
 }
 
-func allGames() []gameView {
+func (s *Site) allGames() []gameView {
 	var out []gameView
-	for _, g := range games.All() {
-		out = append(out, viewOf(g))
+	for _, g := range s.games.list {
+		v := viewOf(g)
+		f := s.games.files[v.ID]
+		v.CSS, v.Thumb = f.css.data != nil, f.thumb
+		out = append(out, v)
 	}
 	return out
 }
@@ -208,7 +272,7 @@ func (s *Site) render(w http.ResponseWriter, status int, name string, p page) {
 		http.Error(w, "no such page", http.StatusInternalServerError)
 		return
 	}
-	p.Games = allGames()
+	p.Games = s.allGames()
 	p.Service = s.opts.Service
 	var buf strings.Builder
 	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
@@ -280,7 +344,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func (s *Site) gameOf(w http.ResponseWriter, r *http.Request) (game.Game, bool) {
-	g := lookupGame(r.PathValue("game"))
+	g := s.lookupGame(r.PathValue("game"))
 	if g == nil {
 		s.fail(w, r, http.StatusNotFound, "There is no game called "+strconv.Quote(r.PathValue("game"))+".")
 		return nil, false
@@ -298,15 +362,15 @@ func (s *Site) rules(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	gv := viewOf(g)
-	s.render(w, http.StatusOK, "rules-"+gv.ID, page{Title: gv.Name + ": rules", Game: &gv, Section: "rules"})
+	s.render(w, http.StatusOK, "rules", page{Title: gv.Name + ": rules", Game: &gv, Section: "rules", Data: s.games.files[gv.ID].rules})
 }
 
 func (s *Site) needsService(w http.ResponseWriter, r *http.Request) {
 	p := page{Title: "Needs the server", Section: sectionOf(r.URL.Path)}
-	if g := lookupGame(r.PathValue("game")); g != nil {
+	if g := s.lookupGame(r.PathValue("game")); g != nil {
 		gv := viewOf(g)
 		p.Game = &gv
-	} else if g := lookupGame(r.URL.Query().Get("game")); g != nil {
+	} else if g := s.lookupGame(r.URL.Query().Get("game")); g != nil {
 		gv := viewOf(g)
 		p.Game = &gv
 	}
@@ -412,26 +476,18 @@ func (s *Site) playStart(w http.ResponseWriter, r *http.Request) {
 			}
 			seats[i] = name
 		}
-		delay = 250 * time.Millisecond
-		if g.Info().ID == "grid-royale" {
-			delay = 120 * time.Millisecond
+		delay = defaultWatchPace
+		if pace := g.Info().Display.WatchPace; pace > 0 {
+			delay = pace
 		}
 	default:
 		bad("Choose to play or to watch.")
 		return
 	}
-	params := game.Params{}
-	if g.Info().ID == "lines-and-boxes" {
-		for _, k := range []string{"rows", "cols", "predrawn"} {
-			if v := r.PostForm.Get(k); v != "" {
-				n, err := strconv.Atoi(v)
-				if err != nil || n < -1 || n > 40 {
-					bad("The board size is a number of boxes from 3 to 8, and pre-drawn lines at most 40.")
-					return
-				}
-				params[k] = strconv.Itoa(n)
-			}
-		}
+	params, msg := playParams(gv.Play, r.PostForm)
+	if msg != "" {
+		bad(msg)
+		return
 	}
 	seed := rand.Uint64() >> 12 // fits a JSON number exactly
 	if v := strings.TrimSpace(r.PostForm.Get("seed")); v != "" {
@@ -457,6 +513,33 @@ func (s *Site) playStart(w http.ResponseWriter, r *http.Request) {
 			HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 86400})
 	}
 	http.Redirect(w, r, "/s/"+sess.id, http.StatusSeeOther)
+}
+
+// defaultWatchPace is the pause between turns of house bots watched live,
+// for a game whose Info.Display does not set one.
+const defaultWatchPace = 250 * time.Millisecond
+
+// playParams reads the Play form's parameter fields within the bounds the
+// game declares; the game's New judges the rest. A message says what is
+// wrong.
+func playParams(offered []playParam, form url.Values) (game.Params, string) {
+	params := game.Params{}
+	for _, p := range offered {
+		v := strings.TrimSpace(form.Get(p.Name))
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < p.Min || n > p.Max || p.Odd && n%2 == 0 {
+			odd := ""
+			if p.Odd {
+				odd = ", odd"
+			}
+			return nil, fmt.Sprintf("%s is a whole number from %d to %d%s.", p.Label, p.Min, p.Max, odd)
+		}
+		params[p.Name] = strconv.Itoa(n)
+	}
+	return params, ""
 }
 
 // sameOrigin refuses form posts from other sites (a browser sends Origin on
@@ -721,7 +804,7 @@ func (s *Site) sessionLeave(w http.ResponseWriter, r *http.Request) {
 }
 
 // maxReplayUpload bounds a replay file opened in the browser. A 4-player
-// Grid Royale replay of 400 turns is about 600 KB.
+// replay of 400 turns of the largest game is about 600 KB.
 const maxReplayUpload = 16 << 20
 
 // viewsPerMinute bounds the replay files one address opens: rebuilding a
@@ -772,7 +855,7 @@ func (s *Site) openReplay(data []byte) (*session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("This is not a replay this site can read: %v", err)
 	}
-	g := lookupGame(rep.Game)
+	g := s.lookupGame(rep.Game)
 	if g == nil {
 		return nil, fmt.Errorf("The replay is of a game this site does not know (%q).", rep.Game)
 	}

@@ -134,7 +134,7 @@ func FuzzOpenReplay(f *testing.F) {
 	f.Add(data)
 	f.Add([]byte(`{"format":"arena-replay","version":1,"game":"grid-royale","bots":[{"spec":"x"}],"turns":[{"turn":1,"seats":[{"seat":9,"action":{}}]}]}`))
 	f.Add([]byte(`{"format":"arena-replay","version":1,"game":"dots-and-boxes","bots":[{},{}],"params":{"x":"1"}}`))
-	site, err := New(Options{})
+	site, err := New(Options{Games: games.All()})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func postForm(t *testing.T, c *http.Client, srv *httptest.Server, path string, f
 // Only the browser that started a game may move in it; others and other
 // sites are refused; moves for another turn are refused.
 func TestMovesBelongToTheirPlayer(t *testing.T) {
-	srv := newTestSite(t, Options{})
+	srv := newTestSite(t, Options{Games: games.All()})
 	me := client(t)
 	resp := postForm(t, me, srv, "/play/dots-and-boxes", url.Values{"mode": {"play"}, "opponent": {"greedy"}, "seat": {"0"}, "seed": {"1"}})
 	if resp.StatusCode != http.StatusSeeOther {
@@ -215,7 +215,7 @@ func TestMovesBelongToTheirPlayer(t *testing.T) {
 }
 
 func TestSessionLimitsPerAddress(t *testing.T) {
-	srv := newTestSite(t, Options{})
+	srv := newTestSite(t, Options{Games: games.All()})
 	c := client(t)
 	for i := 0; i < defaultLimits.perIP; i++ {
 		resp := postForm(t, c, srv, "/play/grid-royale", url.Values{"mode": {"play"}, "opponent": {"idle"}, "seat": {"0"}})
@@ -233,7 +233,7 @@ func TestSessionLimitsPerAddress(t *testing.T) {
 }
 
 func TestBadFormsAreRefusedWithAMessage(t *testing.T) {
-	srv := newTestSite(t, Options{})
+	srv := newTestSite(t, Options{Games: games.All()})
 	c := client(t)
 	for _, form := range []url.Values{
 		{"mode": {"play"}, "opponent": {"nobody"}, "seat": {"0"}},
@@ -271,7 +271,7 @@ func TestBotTextIsNeverMarkup(t *testing.T) {
 	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
 	r.Bots[0].Spec = `<script>alert(1)</script>`
 	r.Turns[0].Seats[0].Answer = `</pre><img src=x onerror=alert(1)>`
-	srv := newTestSite(t, Options{Local: r})
+	srv := newTestSite(t, Options{Games: games.All(), Local: r})
 	c := client(t)
 	resp, _ := c.Get(srv.URL + "/local")
 	loc := resp.Header.Get("Location")
@@ -296,7 +296,7 @@ func TestBotTextIsNeverMarkup(t *testing.T) {
 // after a restart.
 func TestReplaysSurviveARestart(t *testing.T) {
 	dir := t.TempDir()
-	srv := newTestSite(t, Options{ReplayDir: dir})
+	srv := newTestSite(t, Options{Games: games.All(), ReplayDir: dir})
 	c := client(t)
 	resp := postForm(t, c, srv, "/play/dots-and-boxes", url.Values{"mode": {"watch"}, "bot0": {"greedy"}, "bot1": {"random"}, "seed": {"3"}})
 	loc := resp.Header.Get("Location")
@@ -312,7 +312,7 @@ func TestReplaysSurviveARestart(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	again := newTestSite(t, Options{ReplayDir: dir})
+	again := newTestSite(t, Options{Games: games.All(), ReplayDir: dir})
 	resp, err := c.Get(again.URL + loc + "/replay.json")
 	if err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("after a restart: %v %d", err, resp.StatusCode)
@@ -383,7 +383,7 @@ func TestOpenedReplaysAreBoundedByBytes(t *testing.T) {
 func TestOpeningReplaysIsRateLimited(t *testing.T) {
 	r := playReplay(t, "dots-and-boxes", "builtin:greedy", "builtin:random")
 	data, _ := r.Marshal()
-	site, err := New(Options{})
+	site, err := New(Options{Games: games.All()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -481,7 +481,7 @@ func greedyGameView(t *testing.T) (game.Game, *replay.Replay, *viewData) {
 // An error is a page of the site: its status, the five sections, the problem
 // and what to do; the script endpoints keep answering JSON.
 func TestErrorsArePages(t *testing.T) {
-	srv := newTestSite(t, Options{})
+	srv := newTestSite(t, Options{Games: games.All()})
 	c := client(t)
 	for _, tc := range []struct {
 		method, path string

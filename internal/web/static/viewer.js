@@ -1,7 +1,9 @@
 // The replay viewer: a live or finished match from /s/ID/events, drawn turn
 // by turn, with transport controls, a timeline marked with failures, per-seat
-// status and fuel charts, links to turns and keyboard shortcuts. Text from
-// bots (names, answers, reasons) only ever goes through textContent.
+// status and fuel charts, links to turns and keyboard shortcuts. The board
+// is the game's own (Arena.boards[ID], docs/site.md); the viewer knows no
+// particular game. Text from bots (names, answers, reasons) only ever goes
+// through textContent.
 'use strict';
 (function () {
   var root = document.getElementById('viewer');
@@ -10,14 +12,22 @@
   var id = root.getAttribute('data-id'), gameID = root.getAttribute('data-game');
   var board = A.boards[gameID];
   var svg = document.getElementById('board');
+  var statusEl = document.getElementById('v-state');
+  if (!board) { statusEl.textContent = 'This game has no board on this site.'; return; }
   var V = A.viewer = {
     id: id, game: gameID, board: board, human: parseInt(root.getAttribute('data-human'), 10),
     mine: root.getAttribute('data-mine') === 'true',
     frames: [], prepared: [], turns: [], bots: [], players: 0, done: false, live: false, prompt: -1,
     index: 0, playing: false, follow: true, speed: 1, listeners: [], result: null,
   };
-  var baseDelay = { 'dots-and-boxes': 450, 'lines-and-boxes': 650, 'grid-royale': 180 }[gameID] || 400;
-  var statusEl = document.getElementById('v-state');
+  var baseDelay = board.delay || 400;
+  // The game's own keys for playing it, under "Keyboard shortcuts".
+  var keyList = document.querySelector('.keys dl');
+  if (keyList && board.keys) board.keys.forEach(function (k) {
+    var dt = document.createElement('dt'), dd = document.createElement('dd');
+    dt.textContent = String(k[0]); dd.textContent = String(k[1]);
+    keyList.appendChild(dt); keyList.appendChild(dd);
+  });
   var scrub = document.getElementById('scrub'), marks = document.getElementById('marks');
   var playBtn = document.getElementById('b-play'), turnLabel = document.getElementById('turnlabel');
   var failures = [];
@@ -27,7 +37,7 @@
     if (i === V.human) return V.mine ? 'You' : 'Human player';
     var b = V.bots[i];
     if (b == null) return 'seat ' + i;
-    // Two seats of one bot (Grid Royale's harvesters) are told apart by seat.
+    // Two seats of one bot (two house harvesters) are told apart by seat.
     var same = V.bots.filter(function (o) { return String(o) === String(b); }).length;
     return same > 1 ? String(b) + ' (seat ' + i + ')' : String(b);
   }
@@ -36,41 +46,30 @@
     for (var i = 0; i < turn.seats.length; i++) if (turn.seats[i] && turn.seats[i].seat === seat) return turn.seats[i];
     return null;
   }
-  // edgesUpTo tells, for Dots and Boxes, which seat drew each edge by frame i.
-  var edgeBy = [{}];
-  function extendEdges() {
-    while (edgeBy.length < V.frames.length) {
-      var i = edgeBy.length, prev = edgeBy[i - 1], cur = Object.assign({}, prev), t = V.turns[i - 1];
-      if (t && t.seats) t.seats.forEach(function (s) {
-        if (s && s.status !== 'ignored' && s.action && s.action.orient) cur[s.action.orient + ':' + s.action.r + ':' + s.action.c] = { seat: s.seat, turn: i };
-      });
-      edgeBy.push(cur);
-    }
-  }
+  // prepareAll has the board prepare every new frame, in order, with the
+  // frame before it and the turn that led to it.
   function prepareAll() {
     while (V.prepared.length < V.frames.length) {
       var i = V.prepared.length;
-      V.prepared.push(board.prepare(V.frames[i], V.prepared[i - 1]));
+      V.prepared.push(board.prepare ? board.prepare(V.frames[i], V.prepared[i - 1], V.turns[i - 1]) : V.frames[i]);
     }
-    if (gameID === 'dots-and-boxes') extendEdges();
   }
-  function newBoxes(i) {
-    var out = {}, f = V.prepared[i], p = V.prepared[i - 1], key = gameID === 'lines-and-boxes' ? 'boxes' : 'owner';
-    if (!f || !p || !f[key]) return out;
-    f[key].forEach(function (row, r) { row.forEach(function (o, c) { if (o !== (p[key][r] || [])[c]) out[r + ':' + c] = true; }); });
-    return out;
+  // context is what the board is told beside the frame (docs/site.md).
+  function context(i, animate) {
+    return { animate: !!animate, turn: i, prev: i > 0 ? V.prepared[i - 1] : null, players: V.players, seatName: seatName };
   }
 
   V.draw = function (animate) {
     var i = V.index, f = V.prepared[i];
     if (!f) return;
-    var focused = document.activeElement, fkey = focused && (focused.getAttribute && (focused.getAttribute('data-edge') || focused.getAttribute('data-dot')));
-    var ctx = { animate: !!animate, turn: i, edgeBy: edgeBy[i], newBoxes: animate ? newBoxes(i) : null,
-      prevMoves: i > 0 && V.prepared[i - 1].moves ? V.prepared[i - 1].moves.length : null };
+    // The board's pickable parts carry data-pick: the focus stays on the
+    // same part across a redraw.
+    var focused = document.activeElement, fkey = focused && focused.getAttribute && svg.contains(focused) && focused.getAttribute('data-pick');
+    var ctx = context(i, animate);
     if (A.play && A.play.decorate) A.play.decorate(ctx, f, i === V.frames.length - 1);
     board.draw(svg, f, ctx);
     if (fkey) {
-      var again = svg.querySelector('[data-edge="' + fkey + '"],[data-dot="' + fkey + '"]');
+      var again = Array.prototype.find.call(svg.querySelectorAll('[data-pick]'), function (e) { return e.getAttribute('data-pick') === fkey; });
       if (again) again.focus();
     }
     scrub.max = String(V.frames.length - 1);
@@ -84,7 +83,7 @@
   function drawSeats() {
     var list = document.getElementById('seats'), i = V.index, f = V.prepared[i], t = V.turns[i - 1];
     A.clear(list);
-    var scores = board.scores(f), mover = board.mover(f);
+    var scores = board.scores(f), mover = board.mover ? board.mover(f) : -1;
     for (var s = 0; s < V.players; s++) {
       var li = document.createElement('li');
       li.className = 'seat sc' + s + (mover === s && !isOver() ? ' mover' : '');
@@ -92,10 +91,9 @@
       var name = document.createElement('div'); name.className = 'name'; name.textContent = seatName(s);
       var sub = document.createElement('div'); sub.className = 'sub';
       var rec = seatOf(t, s);
-      if (gameID === 'grid-royale' && f.units) {
-        var n = 0, cargo = 0;
-        f.units.forEach(function (u) { if (u.owner === s) { n++; cargo += u.cargo; } });
-        sub.appendChild(document.createTextNode(n + ' unit' + (n === 1 ? '' : 's') + ', ' + cargo + ' carried'));
+      var note = board.seatNote ? board.seatNote(f, s) : '';
+      if (note) {
+        sub.appendChild(document.createTextNode(String(note)));
         sub.appendChild(document.createElement('br'));
       }
       if (rec && rec.status === 'ignored' && s === V.human) {
@@ -122,18 +120,8 @@
       info.appendChild(h); info.appendChild(pre);
       if (rec.stderr) { var e = document.createElement('pre'); e.textContent = String(rec.stderr); info.appendChild(e); }
     });
-    if (gameID === 'lines-and-boxes' && f.moves && f.moves.length) {
-      var h = document.createElement('div'); h.textContent = 'Lines, in the 2006 notation:';
-      var ol = document.createElement('ol'); ol.className = 'moves';
-      f.moves.forEach(function (mv) {
-        var li = document.createElement('li');
-        li.className = mv.player >= 0 ? 'p' + mv.player : 'pre';
-        li.textContent = String(mv.from) + ' ' + String(mv.to) + (mv.player >= 0 ? '  ' + seatName(mv.player) : '  (starting line)');
-        ol.appendChild(li);
-      });
-      info.appendChild(h); info.appendChild(ol);
-      ol.scrollTop = ol.scrollHeight;
-    }
+    var notes = board.notes ? board.notes(f, context(i, false)) : null;
+    if (notes) info.appendChild(notes);
     if (V.done && V.index === V.frames.length - 1) {
       var res = document.createElement('p'); res.textContent = resultText(true); info.insertBefore(res, info.firstChild);
     }
@@ -220,11 +208,7 @@
   // expectedTurns is how long a match in progress will probably last, so a
   // live chart does not stretch its first turns over the whole width.
   function expectedTurns() {
-    var f = V.prepared[0] || {};
-    if (gameID === 'dots-and-boxes') return 60;
-    if (gameID === 'grid-royale') return f.max_turns || 400;
-    if (gameID === 'lines-and-boxes' && f.rows) return Math.ceil((f.rows * (f.cols + 1) + f.cols * (f.rows + 1)) / 2);
-    return 0;
+    return board.expectedTurns && V.prepared[0] ? board.expectedTurns(V.prepared[0]) || 0 : 0;
   }
   function drawCursor() {
     cursors.forEach(function (c) { c.setAttribute('x1', V.index - 0.5); c.setAttribute('x2', V.index - 0.5); });
@@ -331,7 +315,7 @@
     V.prompt = d.prompt == null ? -1 : d.prompt; V.failed = d.failed || '';
     var rep = d.replay || {};
     V.turns = (rep.turns || []).slice(0, Math.max(0, (d.frames || []).length - 1));
-    V.frames = d.frames || []; V.prepared = []; edgeBy = [{}];
+    V.frames = d.frames || []; V.prepared = [];
     V.result = rep.result || null;
     V.replayLogs = rep.logs || [];
     drawLogs();
