@@ -27,7 +27,7 @@ func check(t *testing.T, path string) *Report {
 // TestKitPasses checks the Go starter kit: it passes, with its start-up
 // fuel measured and a smoke match in each seat.
 func TestKitPasses(t *testing.T) {
-	rep := check(t, wasmtest.GoBuild(t, "../examples/go/dots-and-boxes", ""))
+	rep := check(t, wasmtest.GoBuild(t, "../games/dotsandboxes/kits/go/dots-and-boxes", ""))
 	if !rep.Passed || len(rep.Problems) > 0 || len(rep.Hints) > 0 {
 		t.Fatalf("report %+v", rep)
 	}

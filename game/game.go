@@ -229,15 +229,3 @@ type HouseBotInfo struct {
 	// match seed and seat, so a house bot's play is reproducible.
 	New func(seed uint64, seat int) HouseBot
 }
-
-// A LadderEntry is one of a game's house bots on the rated ladder. There the
-// house plays by everyone's rules: as a wasm module within the game's fuel,
-// built by internal/housebots, which asks a game for its entries through a
-// Ladder method.
-type LadderEntry struct {
-	Name string // the house bot (HouseBotInfo.Name) the entry plays
-	// Kit, when set, is the starter kit (a directory under examples/, such
-	// as "go/dots-and-boxes-search") whose own build plays the entry,
-	// rather than the native house bot behind the house build.
-	Kit string
-}

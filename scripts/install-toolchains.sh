@@ -12,14 +12,14 @@
 # Who needs what (keep this list in step with the tests):
 #   cc (gcc, libc6-dev)        bot/potmbot: contest entries built with cc;
 #                              go test -race (the race detector needs cgo)
-#   clang, lld, wasi-libc,     sandbox, sandbox/meter, examples: C bots built
+#   clang, lld, wasi-libc,     sandbox, sandbox/meter, internal/kits: C bots built
 #   libclang-rt-14-dev-wasm32  with clang --target=wasm32-wasi --sysroot=/usr
 #   libclang-rt-14-dev         sdk: the C reader probe is built natively with
 #                              -fsanitize=address,undefined (x86_64 runtimes)
-#   rustc                      sdk, examples: native Rust builds (/usr/bin/rustc;
+#   rustc                      sdk, internal/kits: native Rust builds (/usr/bin/rustc;
 #                              a rustup toolchain, if any, is not used because
 #                              it has no wasm32-wasi target here)
-#   libstd-rust-dev-wasm32     sandbox/meter, examples: rustc --target wasm32-wasi
+#   libstd-rust-dev-wasm32     sandbox/meter, internal/kits: rustc --target wasm32-wasi
 #   ca-certificates            go: module downloads from the Go module proxy
 #
 # A bot writer who wants one kit's toolchain only: `install-toolchains.sh c`

@@ -21,17 +21,13 @@
 #
 # Run it under `nice -n -5` on a shared machine (docs/performance.md); the
 # build runs at nice 19.
-# Usage: scripts/scaling.sh [MATCHES per setup, default 300] [REPS, default 3] [GAME, default grid-royale]
+# Usage: scripts/scaling.sh [MATCHES per setup, default 300] [REPS, default 3] [GAME, default the first of arena games]
+# The bots are the game's first three ladder entries (arena bots --json, as
+# arena seed takes them), or SCALING_BOTS="a b c", house bots of the game.
 set -euo pipefail
 matches=${1:-300}
 reps=${2:-3}
-game=${3:-grid-royale}
-case $game in
-grid-royale) bots=(harvester house siege) ;;
-dots-and-boxes) bots=(random greedy chains) ;;
-lines-and-boxes) bots=(random greedy search) ;;
-*) echo "scaling.sh: no bot list for game $game" >&2; exit 1 ;;
-esac
+game=${3:-}
 # Its tools, from Debian's packages, installed when missing (as the test
 # command's scripts do), so that it runs on a fresh machine as it is.
 if ! command -v jq >/dev/null || ! command -v perf >/dev/null; then
@@ -45,6 +41,14 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 
 trap cleanup EXIT
 nice -n 19 go build -o "$tmp/arena" ./cmd/arena
 nice -n 19 go build -o "$tmp/playlist" ./internal/scaleout/playlist
+[ -n "$game" ] || game=$("$tmp/arena" games --json | jq -r '.[0].id')
+if [ -n "${SCALING_BOTS:-}" ]; then
+  read -r -a bots <<<"$SCALING_BOTS"
+else
+  mapfile -t bots < <("$tmp/arena" bots --json |
+    jq -r --arg g "$game" '[.house[] | select(.game == $g and (.spec | startswith("house:"))) | .spec[6:]] | .[:3] | .[]')
+fi
+[ "${#bots[@]}" -ge 2 ] || { echo "scaling.sh: game $game has ${#bots[@]} ladder entries, want 2 or more (or SCALING_BOTS)" >&2; exit 1; }
 hz=$(getconf CLK_TCK)
 http=127.0.0.1:18280
 natsaddr=127.0.0.1:14280

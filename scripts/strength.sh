@@ -2,8 +2,8 @@
 # Makes the tables of docs/bots-strength.md in one command: seat-balanced
 # house-bot matches through `arena tournament` (each board played once with
 # each side first), the win rate with its 95% Wilson interval and the mean
-# margin, then the search's speed at each level, its accuracy against the
-# brute-force solver and the solver's values of small boards.
+# margin, of each game's pairings (games/<g>/strength.txt), then each game's
+# own measurements (games/<g>/strength.sh, when it has one).
 # Usage: scripts/strength.sh [BOARDS] [PARALLEL]
 #        scripts/strength.sh quick
 #   BOARDS (default 100) boards per pairing, so twice as many matches
@@ -59,39 +59,34 @@ four_player() {
     printf "| %s (4 players) | builtin:%s | 3 x builtin:%s | %d | %d | %.1f%% (%.1f-%.1f%%) | %+.2f | - |\n", game, a, b, n, w, 100*p, 100*(c-h), 100*(c+h), m/n }'
 }
 
-# pairings: game, challenger, opponent, extra flags
-# ("--players 4" plays the challenger against three copies, see four_player;
-# "half" plays half as many boards: the levels for people, which need less
-# precision than the strongest bot's rows).
-# A bot is a house bot's name or a full SPEC; wasm:KIT is the Dots and Boxes
-# search kit (examples/go/dots-and-boxes-search) built for the platform.
-GOOS=wasip1 GOARCH=wasm go build -trimpath -o "$out/kit.wasm" ./examples/go/dots-and-boxes-search
-pairings=(
-  "dots-and-boxes search chains"
-  "dots-and-boxes search greedy"
-  "dots-and-boxes search-medium chains half"
-  "dots-and-boxes search-medium greedy half"
-  "dots-and-boxes search-easy chains half"
-  "dots-and-boxes search-easy greedy half"
-  "dots-and-boxes beginner chains half"
-  "dots-and-boxes beginner greedy half"
-  "dots-and-boxes wasm:KIT chains"
-  "dots-and-boxes wasm:KIT search"
-  "lines-and-boxes search-deep search"
-  "lines-and-boxes strong search"
-  "grid-royale siege house"
-  "grid-royale siege house --players 4"
-)
+# The pairings are each game's own, games/<g>/strength.txt: per line the
+# game, challenger, opponent and extra flags ("--players 4" plays the
+# challenger against three copies, see four_player; "half" plays half as
+# many boards). A bot is a house bot's name, a full SPEC, or kit:LANG/KIT,
+# the game's Go kit games/<g>/kits/LANG/KIT built for the platform.
+pairings=()
+declare -A gamedir
+for f in games/*/strength.txt; do
+  while read -r line; do
+    [[ -z "$line" || "$line" == \#* ]] && continue
+    pairings+=("$line")
+    gamedir[${line%% *}]=$(dirname "$f")
+  done <"$f"
+done
 if [[ -n "${STRENGTH_ONLY:-}" ]]; then
   IFS=';' read -r -a pairings <<<"$STRENGTH_ONLY"
 fi
 
+# spec GAME BOT: the SPEC of BOT, building a kit: bot first.
 spec() {
-  case $1 in
-  wasm:KIT) echo "wasm:$out/kit.wasm" ;;
+  case $2 in
+  kit:*)
+    local kit=${2#kit:} wasm=$out/$1-${2##*/}.wasm
+    [[ -f "$wasm" ]] || GOOS=wasip1 GOARCH=wasm go build -trimpath -o "$wasm" "./${gamedir[$1]}/kits/$kit"
+    echo "wasm:$wasm" ;;
   engine:PUBLIC) echo "exec:$PWD/scripts/dnb-engine-adapter.py ${STRENGTH_ENGINE:?set STRENGTH_ENGINE to the held-out engine command}" ;;
-  *:*) echo "$1" ;;
-  *) echo "builtin:$1" ;;
+  *:*) echo "$2" ;;
+  *) echo "builtin:$2" ;;
   esac
 }
 
@@ -105,15 +100,15 @@ for p in "${pairings[@]}"; do
     flags=${flags//half/}
   fi
   if [[ "$flags" == *"--players 4"* ]]; then four_player "$game" "$a" "$b" "$n"; continue; fi
-  sa=$(spec "$a")
-  sb=$(spec "$b")
+  sa=$(spec "$game" "$a")
+  sb=$(spec "$game" "$b")
   # shellcheck disable=SC2086
   "$out/arena" tournament --game "$game" --bot "$sa" --bot "$sb" \
     --boards "$n" --parallel "$parallel" --json $flags >"$out/t.json"
   # Answers stopped for running out of fuel or time, in all the matches.
   stopped=$({ grep -o '"\(fuel\|timeout\)":[0-9]*' "$out/t.json" || true; } | awk -F: '{n += $2} END {print n + 0}')
   # The standings hold each bot's firsts (wins), games and total score.
-  tr '{' '\n' <"$out/t.json" | awk -v a="$sa" -v b="$sb" -v game="$game" -v stopped="$stopped" '
+  tr '{' '\n' <"$out/t.json" | awk -v a="$sa" -v b="$sb" -v la="$a" -v lb="$b" -v game="$game" -v stopped="$stopped" '
     function field(name,   m) {
       if (match($0, "\"" name "\":[^,}]*")) { m = substr($0, RSTART, RLENGTH); sub(/^[^:]*:/, "", m); gsub(/"/, "", m); return m }
       return ""
@@ -125,35 +120,14 @@ for p in "${pairings[@]}"; do
       n = games[a]; w = firsts[a]; p = w / n; z = 1.96; margin = (score[a] - score[b]) / n
       c = (p + z*z/(2*n)) / (1 + z*z/n)
       h = z * sqrt(p*(1-p)/n + z*z/(4*n*n)) / (1 + z*z/n)
-      sub(/^wasm:.*\//, "wasm:", a); sub(/^wasm:.*\//, "wasm:", b)
+      a = la; b = lb
       printf "| %s | %s | %s | %d | %d | %.1f%% (%.1f-%.1f%%) | %+.2f | %d |\n", game, a, b, n, w, 100*p, 100*(c-h), 100*(c+h), margin, stopped
     }'
 done
 [[ -n "${STRENGTH_ONLY:-}" ]] && exit 0
 
-bench=100x free=${STRENGTH_FREE:-16} safe=${STRENGTH_SAFE_FREE:-20} positions=${STRENGTH_POSITIONS:-100}
-if [[ -n "$quick" ]]; then
-  bench=5x free=14 safe=14 positions=5
-fi
-
-echo
-echo "Speed of builtin:search at each level, one move from a cold table (BenchmarkSearchMove):"
-go test -run '^$' -bench BenchmarkSearchMove -benchtime "$bench" ./games/dotsandboxes/ | grep Benchmark
-
-echo
-echo "Accuracy against the brute-force solver (TestSearchAccuracy):"
-STRENGTH_FREE=$free STRENGTH_SAFE_FREE=$safe STRENGTH_POSITIONS=$positions \
-  go test -count=1 -timeout 0 -run TestSearchAccuracy -v ./games/dotsandboxes/ | grep -o 'ACCURACY.*'
-
-echo
-echo "Exact values of small boards (package exact):"
-go test -count=1 -run 'TestTwoByTwo|TestThreeByThree' -v ./games/dotsandboxes/exact/ | grep -o '[0-9]x[0-9]: .*'
-# The alpha-beta solver: 3x4 takes a minute or two of CPU, 4x4 far longer.
-sizes=("3 4")
-[[ -n "$quick" ]] && sizes=("3 3")
-[[ -n "${STRENGTH_4X4:-}" ]] && sizes+=("4 4")
-go build -o "$out/solve" ./games/dotsandboxes/exact/solve
-for rc in "${sizes[@]}"; do
-  read -r r c <<<"$rc"
-  "$out/solve" -rows "$r" -cols "$c" | tail -1
+# Then each game's own measurements, games/<g>/strength.sh, run from the
+# repository's root with STRENGTH_QUICK set for quick.
+for f in games/*/strength.sh; do
+  STRENGTH_QUICK=$quick bash "$f"
 done

@@ -99,7 +99,7 @@ func TestWorkerRunsJobs(t *testing.T) {
 	q := queue(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	sha, _ := putModule(t, q, wasmtest.GoBuild(t, "../examples/go/dots-and-boxes", ""))
+	sha, _ := putModule(t, q, wasmtest.GoBuild(t, "../games/dotsandboxes/kits/go/dots-and-boxes", ""))
 	missing := hex.EncodeToString(make([]byte, 32))
 	for _, j := range []jobs.Job{
 		{MatchID: 1, Game: "dots-and-boxes", Seed: 3, Seats: []jobs.Seat{{Builtin: "builtin:greedy"}, {Builtin: "builtin:random"}}},
@@ -227,7 +227,7 @@ func TestCorruptCacheEntryIsFetchedAgain(t *testing.T) {
 	defer cancel()
 	var shas []string
 	var mods [][]byte
-	for _, dir := range []string{"../examples/go/dots-and-boxes", "../examples/go/dots-and-boxes-search"} {
+	for _, dir := range []string{"../games/dotsandboxes/kits/go/dots-and-boxes", "../games/dotsandboxes/kits/go/dots-and-boxes-search"} {
 		sha, wasm := putModule(t, q, wasmtest.GoBuild(t, dir, ""))
 		shas, mods = append(shas, sha), append(mods, wasm)
 	}

@@ -153,7 +153,7 @@ func buildKit(t *testing.T, dir, goos string) string {
 	t.Helper()
 	wasm := filepath.Join(dir, goos+".wasm")
 	build := exec.Command("go", "build", "-o", wasm, ".")
-	build.Dir = "../../examples/go/dots-and-boxes"
+	build.Dir = "../../games/dotsandboxes/kits/go/dots-and-boxes"
 	build.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=wasm")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)

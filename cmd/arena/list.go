@@ -3,14 +3,13 @@ package main
 import (
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/arenabots/arena/examples"
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/housebots"
+	"github.com/arenabots/arena/internal/kits"
 )
 
 type gamesCmd struct {
@@ -54,11 +53,7 @@ func (c gamesCmd) Run() error {
 			fp = game.DefaultFuel
 		}
 		l.Fuel = fuelListing{fp.PerTurn, fp.Cap, fp.PerGame, fp.PerAnswer}
-		for _, lang := range examples.Languages() {
-			if slices.Contains(examples.Games(lang), info.ID) {
-				l.Kits = append(l.Kits, lang)
-			}
-		}
+		l.Kits = append(l.Kits, kits.Languages(g)...)
 		for _, p := range info.Params {
 			l.Params = append(l.Params, paramListing{p.Name, p.Default, p.Doc})
 		}

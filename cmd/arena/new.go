@@ -7,51 +7,61 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/arenabots/arena/examples"
+	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/kits"
 )
 
 type newCmd struct {
 	Lang string `required:"" enum:"go,c,rust" help:"The kit's language: go, c or rust."`
 	Game string `required:"" help:"Game id (see 'arena games')."`
-	Kit  string `help:"A kit other than the starter: 'search' (Go, dots-and-boxes) is the house's search engine within the standard fuel."`
+	Kit  string `help:"A kit other than the starter, by name: a name that does not exist lists those that do."`
 	Dir  string `arg:"" help:"The folder to write: new, or empty."`
 }
 
 func (c *newCmd) Run() error {
-	if _, err := lookupGame(c.Game); err != nil {
+	g, err := lookupGame(c.Game)
+	if err != nil {
 		return err
 	}
 	// A larger kit sits beside the game's starter, named GAME-KIT.
-	kit := c.Game
+	name := c.Game
 	if c.Kit != "" {
-		kit += "-" + c.Kit
+		name += "-" + c.Kit
 	}
-	files, err := examples.Files(c.Lang, kit)
-	if err != nil && c.Kit != "" && slices.Contains(examples.Games(c.Lang), c.Game) {
+	kit, err := kits.Find(g, c.Lang, name)
+	if err != nil && c.Kit != "" && slices.Contains(kits.Languages(g), c.Lang) {
 		// The language and game are fine: the kit is what is missing.
-		var have []string
-		for _, lang := range examples.Languages() {
-			for _, k := range examples.Games(lang) {
-				if strings.HasSuffix(k, "-"+c.Kit) {
-					have = append(have, fmt.Sprintf("--lang %s --game %s", lang, strings.TrimSuffix(k, "-"+c.Kit)))
+		var have, all []string
+		for _, g := range games.All() {
+			for _, k := range kits.Of(g) {
+				more, ok := strings.CutPrefix(k.Name, g.Info().ID+"-")
+				switch {
+				case ok && more == c.Kit:
+					have = append(have, fmt.Sprintf("--lang %s --game %s", k.Lang, g.Info().ID))
+				case ok:
+					all = append(all, fmt.Sprintf("--lang %s --game %s --kit %s", k.Lang, g.Info().ID, more))
 				}
 			}
 		}
 		if len(have) == 0 {
-			return usageError{fmt.Errorf("--kit %q: no such kit", c.Kit)}
+			return usageError{fmt.Errorf("--kit %q: no such kit (the kits beside the starters: %s)", c.Kit, strings.Join(all, "; "))}
 		}
 		return usageError{fmt.Errorf("--kit %q: there is none for --lang %s --game %s; it exists for %s", c.Kit, c.Lang, c.Game, strings.Join(have, "; "))}
 	}
 	if err != nil {
 		return usageError{err}
 	}
-	if err := examples.Write(c.Lang, kit, c.Dir); err != nil {
-		if errors.Is(err, examples.ErrNotEmpty) {
+	if err := kit.Write(c.Dir); err != nil {
+		if errors.Is(err, kits.ErrNotEmpty) {
 			return hinted{err, "give a new folder's name, or empty this one; nothing was written"}
 		}
 		return err
 	}
-	fmt.Printf("wrote the %s %s kit to %s\n", c.Lang, kit, c.Dir)
+	files, err := kit.Files()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("wrote the %s %s kit to %s\n", c.Lang, name, c.Dir)
 	if build := firstBlock(files["README.md"]); build != "" {
 		fmt.Printf("\nbuild it:\n\n  cd %s\n%s\nthen, in %s: arena check --game %s bot.wasm\n", c.Dir, indent(build), c.Dir, c.Game)
 	}

@@ -23,7 +23,7 @@ func goKit(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("builds a Go wasm module")
 	}
-	return wasmtest.GoBuild(t, "../../examples/go/dots-and-boxes", "")
+	return wasmtest.GoBuild(t, "../../games/dotsandboxes/kits/go/dots-and-boxes", "")
 }
 
 // A profiled match is the plain match, byte for byte, and the profile says

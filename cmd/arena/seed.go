@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/server"
 )
 
@@ -14,7 +15,7 @@ type seedCmd struct {
 	Matches  int    `required:"" help:"Finished matches (unrated challenges between house bots) to add."`
 	Data     string `default:"./arena-data" type:"path" help:"Data directory to fill (made if missing; arena serve --data uses it)."`
 	DB       string `name:"db" help:"Database URL: postgres://... for Postgres; empty for SQLite under --data."`
-	Game     string `default:"dots-and-boxes" help:"Game of the matches: its house bots play them."`
+	Game     string `help:"Game of the matches, its house bots playing them (default: the first of arena games)."`
 	Distinct int    `default:"24" help:"Matches really played; the others are copies of them under new ids."`
 }
 
@@ -26,6 +27,9 @@ func (c *seedCmd) Run() error {
 	}
 	if c.Distinct < 1 {
 		return usagef("--distinct %d: want 1 or more", c.Distinct)
+	}
+	if c.Game == "" {
+		c.Game = games.All()[0].Info().ID
 	}
 	if _, err := lookupGame(c.Game); err != nil {
 		return err

@@ -5,7 +5,7 @@ import "math/bits"
 // The strings-and-coins helpers that the house bots and the search share:
 // which edges capture, which are safe, and the choice at a chain's end.
 // This file, board.go and search.go are the engine, and they import nothing
-// but math/bits: the search starter kit (examples/go/dots-and-boxes-search)
+// but math/bits: the search starter kit (games/dotsandboxes/kits/go/dots-and-boxes-search)
 // is a copy of them.
 
 // nthBit returns the index of the n-th set bit of mask (n from 0).

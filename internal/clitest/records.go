@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenabots/arena/games"
 	"github.com/arenabots/arena/internal/store"
 )
 
@@ -75,8 +76,8 @@ func exactlyOnce(t testing.TB, s *store.Store) (faults []string) {
 		}
 	}
 	total := 0
-	for _, g := range []string{"dots-and-boxes", "lines-and-boxes", "grid-royale"} {
-		bots, err := s.ActiveBots(ctx, g)
+	for _, g := range games.All() {
+		bots, err := s.ActiveBots(ctx, g.Info().ID)
 		if err != nil {
 			t.Fatal(err)
 		}

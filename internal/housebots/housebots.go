@@ -2,30 +2,33 @@
 // On the ladder the house plays by the rules everyone plays by: its entries
 // are wasm bots within the standard fuel, not the native house bots (those
 // stay for Play built-ins, the smoke match and the CLI). `arena serve` seeds
-// them for @house (internal/server) without a Go toolchain: the modules are
-// built by `go generate ./internal/housebots` and committed, gzipped, in
-// wasm/; TestModulesAreFresh fails when the sources moved on without them.
+// them for @house (internal/server) without a Go toolchain: each game builds
+// and commits its own modules, gzipped, in games/<g>/house/ (`go generate
+// ./internal/housebots` builds every game's), and hands them over through
+// game.LadderGame; TestModulesAreFresh fails when the sources moved on
+// without them. This package names no game: it takes every game of
+// games.All that is a game.LadderGame.
 //
-// Two modules make every entry:
-//   - house.wasm.gz is internal/housebots/bot: the games' house bots written
-//     in Go, each behind hostplay, which reads the observation into the
-//     game's state and asks the bot. One build holds every game's bots, and
-//     Select writes which one a ladder entry plays into its copy of the
-//     module, so the repository carries one build, not one per bot.
-//   - dots-and-boxes-search.wasm.gz is the search starter kit
-//     (examples/go/dots-and-boxes-search): builtin:search's engine, thinking
-//     until the turn's fuel is spent.
+// A game's modules make its entries:
+//   - house.wasm.gz is the game's house/ main: its house bots written in Go,
+//     each behind hostplay, which reads the observation into the game's
+//     state and asks the bot. Select writes which bot a ladder entry plays
+//     into its copy of the module, so a game commits one build, not one per
+//     bot.
+//   - <kit>.wasm.gz is a starter kit's own build, for an entry a kit plays
+//     (game.LadderEntry.Kit), such as Dots and Boxes' search kit:
+//     builtin:search's engine, thinking until the turn's fuel is spent.
 package housebots
 
 import (
 	"bytes"
 	"crypto/sha256"
-	"embed"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
+	"reflect"
 	"strings"
 
 	"github.com/arenabots/arena/game"
@@ -37,20 +40,35 @@ import (
 
 //go:generate go run ./gen
 
-// Entry is one ladder entry: a house bot's name in its game, and the
-// committed module that plays it.
+// Entry is one ladder entry: a house bot's name in its game, and the file
+// of the game's module that plays it.
 type Entry struct {
 	Game, Name string
-	File       string
+	File       string // in the game's HouseModules
 }
 
-// houseFile is the build of every game's native house bots (./bot).
-const houseFile = "house.wasm.gz"
+// ladderGames are the games with house bots on the ladder.
+func ladderGames() []game.LadderGame {
+	var out []game.LadderGame
+	for _, g := range games.All() {
+		if lg, ok := g.(game.LadderGame); ok {
+			out = append(out, lg)
+		}
+	}
+	return out
+}
 
-// A ladderGame is a game with house bots on the ladder.
-type ladderGame interface {
-	hostplay.Game
-	Ladder() []game.LadderEntry
+// entries are g's ladder entries.
+func entries(g game.LadderGame) []Entry {
+	var out []Entry
+	for _, e := range g.Ladder() {
+		file := game.HouseModule
+		if e.Kit != "" {
+			file = game.KitModule(e.Kit)
+		}
+		out = append(out, Entry{Game: g.Info().ID, Name: e.Name, File: file})
+	}
+	return out
 }
 
 // Entries are the house's ladder entries, game by game in the registry's
@@ -59,42 +77,38 @@ type ladderGame interface {
 // not fuel).
 func Entries() []Entry {
 	var out []Entry
-	for _, g := range games.All() {
-		lg, ok := g.(ladderGame)
-		if !ok {
-			continue
-		}
-		for _, e := range lg.Ladder() {
-			file := houseFile
-			if e.Kit != "" {
-				file = path.Base(e.Kit) + ".wasm.gz"
-			}
-			out = append(out, Entry{Game: g.Info().ID, Name: e.Name, File: file})
-		}
+	for _, g := range ladderGames() {
+		out = append(out, entries(g)...)
 	}
 	return out
 }
 
-// Builds are the committed modules: the house build, and each starter kit
-// that plays an entry.
+// packagePath is the import path of g's package: the game's house main
+// and kits are folders inside it.
+func packagePath(g game.Game) string {
+	t := reflect.TypeOf(g)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.PkgPath()
+}
+
+// Builds are the committed modules of every ladder game: its house build,
+// and each starter kit that plays an entry. Build.Dir is the game's house
+// package, where the module is committed.
 func Builds() []modbuild.Build {
-	out := []modbuild.Build{{File: houseFile, Package: "./internal/housebots/bot"}}
-	for _, g := range games.All() {
-		lg, ok := g.(ladderGame)
-		if !ok {
-			continue
-		}
-		for _, e := range lg.Ladder() {
+	var out []modbuild.Build
+	for _, g := range ladderGames() {
+		house := packagePath(g) + "/house"
+		out = append(out, modbuild.Build{Game: g.Info().ID, File: game.HouseModule, Package: house, Dir: house})
+		for _, e := range g.Ladder() {
 			if e.Kit != "" {
-				out = append(out, modbuild.Build{File: path.Base(e.Kit) + ".wasm.gz", Package: "./examples/" + e.Kit})
+				out = append(out, modbuild.Build{Game: g.Info().ID, File: game.KitModule(e.Kit), Package: packagePath(g) + "/kits/" + e.Kit, Dir: house})
 			}
 		}
 	}
 	return out
 }
-
-//go:embed wasm/*.wasm.gz
-var files embed.FS
 
 // Bot is one ladder entry's module.
 type Bot struct {
@@ -107,27 +121,30 @@ type Bot struct {
 // at each call: the modules are 50 MB, wanted once when a server starts, and
 // a cached copy would stay in its memory for good.
 func Ladder() ([]Bot, error) {
-	mods := map[string][]byte{}
-	for _, b := range Builds() {
-		gz, err := files.ReadFile("wasm/" + b.File)
-		if err != nil {
-			return nil, fmt.Errorf("housebots: %w", err)
-		}
-		if mods[b.File], err = modbuild.Gunzip(gz); err != nil {
-			return nil, fmt.Errorf("housebots: %s: %w", b.File, err)
-		}
-	}
 	var out []Bot
-	for _, e := range Entries() {
-		wasm := mods[e.File]
-		if e.File == houseFile {
-			var err error
-			if wasm, err = Select(wasm, e.Game, e.Name); err != nil {
-				return nil, err
+	for _, g := range ladderGames() {
+		mods := map[string][]byte{}
+		for _, e := range entries(g) {
+			wasm, ok := mods[e.File]
+			if !ok {
+				gz, err := fs.ReadFile(g.HouseModules(), e.File)
+				if err != nil {
+					return nil, fmt.Errorf("housebots: %s: %w", e.Game, err)
+				}
+				if wasm, err = modbuild.Gunzip(gz); err != nil {
+					return nil, fmt.Errorf("housebots: %s: %s: %w", e.Game, e.File, err)
+				}
+				mods[e.File] = wasm
 			}
+			if e.File == game.HouseModule {
+				var err error
+				if wasm, err = Select(wasm, e.Game, e.Name); err != nil {
+					return nil, err
+				}
+			}
+			sum := sha256.Sum256(wasm)
+			out = append(out, Bot{Game: e.Game, Name: e.Name, Wasm: wasm, SHA256: hex.EncodeToString(sum[:])})
 		}
-		sum := sha256.Sum256(wasm)
-		out = append(out, Bot{Game: e.Game, Name: e.Name, Wasm: wasm, SHA256: hex.EncodeToString(sum[:])})
 	}
 	return out, nil
 }

@@ -87,7 +87,7 @@ func BenchmarkThroughput(b *testing.B) {
 			specs := []string{"wasm:" + houseWasm["chains"], "wasm:" + houseWasm["greedy"], "wasm:" + houseWasm["random"]}
 			var kit []byte
 			if kind == "wasm" {
-				path := wasmtest.GoBuild(b, "../../examples/go/dots-and-boxes", "")
+				path := wasmtest.GoBuild(b, "../../games/dotsandboxes/kits/go/dots-and-boxes", "")
 				kit, _ = os.ReadFile(path)
 				a, c := filepath.Join(dir, "kit1.wasm"), filepath.Join(dir, "kit2.wasm")
 				os.WriteFile(a, kit, 0o644)
@@ -196,7 +196,7 @@ func BenchmarkListLatency(b *testing.B) {
 	if out, err := exec.Command("go", "build", "-o", tool, "../../scripts/openloop").CombinedOutput(); err != nil {
 		b.Fatalf("building scripts/openloop: %v\n%s", err, out)
 	}
-	kitPath := wasmtest.GoBuild(b, "../../examples/go/dots-and-boxes", "")
+	kitPath := wasmtest.GoBuild(b, "../../games/dotsandboxes/kits/go/dots-and-boxes", "")
 	kit, err := os.ReadFile(kitPath)
 	if err != nil {
 		b.Fatal(err)

@@ -131,7 +131,7 @@ func TestKill9(t *testing.T) {
 func TestPushCommand(t *testing.T) {
 	r := start(t, store.SQLite, func(o *server.Options) { o.NoMatchmaker = true })
 	tok := signup(t, r.URL, "dave")
-	kit := wasmtest.GoBuild(t, "../../examples/go/dots-and-boxes", "")
+	kit := wasmtest.GoBuild(t, "../../games/dotsandboxes/kits/go/dots-and-boxes", "")
 	out, err := exec.Command(arenaBin, "push", "--server", r.URL, "--token", tok, "--game", "dots-and-boxes", "--name", "kit", kit).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "@dave/kit version 1 is active") {
 		t.Fatalf("arena push: %v\n%s", err, out)

@@ -146,7 +146,7 @@ func leaderboard(t testing.TB, base, game string) []leaderRow {
 }
 
 func starterKit(t *testing.T) []byte {
-	path := wasmtest.GoBuild(t, "../../examples/go/dots-and-boxes", "")
+	path := wasmtest.GoBuild(t, "../../games/dotsandboxes/kits/go/dots-and-boxes", "")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -305,7 +305,7 @@ func TestRestartKeepsData(t *testing.T) {
 func TestLiveTurns(t *testing.T) {
 	r := start(t, store.SQLite, func(o *server.Options) { o.NoMatchmaker = true })
 	tok := signup(t, r.URL, "erin")
-	kit, err := os.ReadFile(wasmtest.GoBuild(t, "../../examples/go/grid-royale", ""))
+	kit, err := os.ReadFile(wasmtest.GoBuild(t, "../../games/gridroyale/kits/go/grid-royale", ""))
 	if err != nil {
 		t.Fatal(err)
 	}

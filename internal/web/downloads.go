@@ -10,7 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arenabots/arena/examples"
+	"github.com/arenabots/arena/games"
+	"github.com/arenabots/arena/internal/kits"
 )
 
 // What a newcomer needs to start without a clone of the repository: the
@@ -22,24 +23,37 @@ import (
 // folder, with the SDK copy it builds with.
 func (s *Site) kitArchive(w http.ResponseWriter, r *http.Request) {
 	lang, name := r.PathValue("lang"), r.PathValue("kit")
-	kit, ok := strings.CutSuffix(name, ".zip")
-	if !ok || !slices.Contains(examples.Languages(), lang) || !slices.Contains(examples.Games(lang), kit) {
+	kit, ok := findKit(lang, strings.TrimSuffix(name, ".zip"))
+	if !ok || !strings.HasSuffix(name, ".zip") {
 		s.fail(w, r, http.StatusNotFound, "There is no such starter kit: the kits are listed on the + New bot page.")
 		return
 	}
-	files, err := examples.Files(lang, kit)
+	files, err := kit.Files()
 	if err != nil {
 		s.fail(w, r, http.StatusNotFound, "There is no such starter kit: the kits are listed on the + New bot page.")
 		return
 	}
-	data, err := zipKit(kit+"-"+lang, files)
+	data, err := zipKit(kit.Name+"-"+lang, files)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, "The kit could not be packed; try again later.")
 		return
 	}
 	w.Header().Set("Content-Type", "application/zip")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+kit+"-"+lang+`.zip"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+kit.Name+"-"+lang+`.zip"`)
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+}
+
+// findKit finds the kit called name (its folder) in lang among every
+// game's kits.
+func findKit(lang, name string) (kits.Kit, bool) {
+	for _, g := range games.All() {
+		for _, k := range kits.Of(g) {
+			if k.Lang == lang && k.Name == name {
+				return k, true
+			}
+		}
+	}
+	return kits.Kit{}, false
 }
 
 // zipKit packs files into a zip of one folder, in name order, with a fixed
@@ -72,14 +86,14 @@ type kitLink struct{ Lang, Kit string }
 
 // gameKits lists the kits of game in every language: its starter, then any
 // larger kit (GAME-KIT).
-func gameKits(game string) []kitLink {
+func gameKits(id string) []kitLink {
+	g, err := games.Lookup(id)
+	if err != nil {
+		return nil
+	}
 	var out []kitLink
-	for _, lang := range examples.Languages() {
-		for _, k := range examples.Games(lang) {
-			if k == game || strings.HasPrefix(k, game+"-") {
-				out = append(out, kitLink{lang, k})
-			}
-		}
+	for _, k := range kits.Of(g) {
+		out = append(out, kitLink{k.Lang, k.Name})
 	}
 	slices.SortStableFunc(out, func(a, b kitLink) int { return len(a.Kit) - len(b.Kit) })
 	return out

@@ -60,7 +60,7 @@ func platform(t *testing.T, change ...func(*server.Options)) string {
 // and its log, and make an API token; on SQLite and on Postgres (the one
 // $ARENA_TEST_POSTGRES names: the test fails without it, as the store's do).
 func TestBrowserSignUpUploadLeaderboard(t *testing.T) {
-	wasm := wasmtest.GoBuild(t, "../../examples/go/dots-and-boxes", "")
+	wasm := wasmtest.GoBuild(t, "../../games/dotsandboxes/kits/go/dots-and-boxes", "")
 	t.Run("sqlite", func(t *testing.T) { signUpUploadLeaderboard(t, wasm, platform(t), "") })
 	t.Run("postgres", func(t *testing.T) {
 		db := storetest.PostgresURL(t)

@@ -260,11 +260,11 @@ func (b *bench) build() {
 	}
 	b.run(b.repo, nil, "go", "build", "-o", b.openl, "./scripts/openloop")
 	goKit := filepath.Join(b.tmp, "kit-go.wasm")
-	b.run(filepath.Join(b.repo, "examples/go/dots-and-boxes"), []string{"GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0"},
+	b.run(filepath.Join(b.repo, "games/dotsandboxes/kits/go/dots-and-boxes"), []string{"GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0"},
 		"go", "build", "-trimpath", "-o", goKit, ".")
 	b.kits = []string{goKit}
 	cKit := filepath.Join(b.tmp, "kit-c.wasm")
-	if err := b.try(filepath.Join(b.repo, "examples/c/dots-and-boxes"), nil, "clang", "--target=wasm32-wasi", "--sysroot=/usr", "-O2", "-o", cKit, "main.c"); err == nil {
+	if err := b.try(filepath.Join(b.repo, "games/dotsandboxes/kits/c/dots-and-boxes"), nil, "clang", "--target=wasm32-wasi", "--sysroot=/usr", "-O2", "-o", cKit, "main.c"); err == nil {
 		b.kits = append(b.kits, cKit)
 	} else {
 		fmt.Println("  no C toolchain (scripts/install-toolchains.sh c): the Go kit plays every seat")

@@ -1,5 +1,6 @@
-// Command gen rebuilds the house's ladder modules into internal/housebots/wasm
-// (run by `go generate ./internal/housebots`, from that directory).
+// Command gen rebuilds the house's ladder modules into each game's house/
+// folder: every game's when run by `go generate ./internal/housebots`, one
+// game's when run by `go generate ./games/<g>/house` (from that folder).
 package main
 
 import (
@@ -28,13 +29,31 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	for _, b := range housebots.Builds() {
+	builds := housebots.Builds()
+	// Run from a game's house folder, build that game's modules only.
+	var mine []modbuild.Build
+	for _, b := range builds {
+		path, err := b.Path(root)
+		if err != nil {
+			return err
+		}
+		if filepath.Dir(path) == wd {
+			mine = append(mine, b)
+		}
+	}
+	if len(mine) > 0 {
+		builds = mine
+	}
+	for _, b := range builds {
 		wasm, err := modbuild.Compile(context.Background(), root, b.Package)
 		if err != nil {
 			return err
 		}
 		gz := modbuild.Gzip(wasm)
-		path := filepath.Join(root, "internal", "housebots", "wasm", b.File)
+		path, err := b.Path(root)
+		if err != nil {
+			return err
+		}
 		if err := os.WriteFile(path, gz, 0o644); err != nil {
 			return err
 		}

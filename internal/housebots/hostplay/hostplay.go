@@ -34,6 +34,18 @@ type Game interface {
 	HouseDecoder() func(sdk.JSON) (game.State, int, error)
 }
 
+// Main is the whole of a game's house module (games/<g>/house): it plays
+// the house bot written into this copy of the module (Selected), which must
+// be one of g's. An unselected module refuses to play rather than guess.
+func Main(g Game) {
+	id, name := Selected()
+	if id != g.Info().ID {
+		fmt.Fprintf(os.Stderr, "no house bot is selected in this module of %s (%q)\n", g.Info().ID, id+"/"+name)
+		os.Exit(2)
+	}
+	Run(g, name)
+}
+
 // Run plays g's house bot name on stdin and stdout until stdin ends.
 func Run(g Game, name string) {
 	decode := g.HouseDecoder()

@@ -13,12 +13,26 @@ import (
 	"path/filepath"
 )
 
-// A Build is one committed module: the Go package it is built from (relative
-// to the repository's root) and its file in wasm/ (housebots.Builds lists
-// them).
+// A Build is one committed module of a game (housebots.Builds lists them):
+// the Go package it is built from and the package whose folder holds it
+// (the game's house/, embedded by the game), both import paths, and its file
+// name there.
 type Build struct {
+	Game    string // the game's id
 	File    string
 	Package string
+	Dir     string
+}
+
+// Path is where b's module is committed, under root (the repository's root).
+func (b Build) Path(root string) (string, error) {
+	cmd := exec.Command("go", "list", "-f", "{{.Dir}}", b.Dir)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list %s: %w", b.Dir, err)
+	}
+	return filepath.Join(string(bytes.TrimSpace(out)), b.File), nil
 }
 
 // BuildFlags are the flags every module is built with: no paths of the
@@ -26,8 +40,9 @@ type Build struct {
 // bytes anywhere with the same Go release.
 var BuildFlags = []string{"-trimpath", "-buildvcs=false", "-ldflags=-buildid="}
 
-// Compile builds pkg (relative to root, the repository's root) for the
-// platform with go, as `go generate` does, and returns the module.
+// Compile builds pkg (an import path, or a path relative to root, the
+// repository's root) for the platform with go, as `go generate` does, and
+// returns the module.
 func Compile(ctx context.Context, root, pkg string) ([]byte, error) {
 	dir, err := os.MkdirTemp("", "housebots-")
 	if err != nil {

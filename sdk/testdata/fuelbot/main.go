@@ -1,6 +1,6 @@
 // Command fuelbot plays Dots and Boxes with the first undrawn edge and logs,
 // on each turn, the tank the observation announced and what sdk.FuelLeft
-// reads live, for examples' TestFuelLeft.
+// reads live, for internal/kits' TestFuelLeft.
 package main
 
 import (
