@@ -14,9 +14,11 @@ import (
 	"github.com/arenabots/arena/sdk"
 )
 
-// Ladder lists the house bots on the rated ladder, weakest first.
+// Ladder lists the house bots on the rated ladder, weakest first, each
+// played by the house module (house/). Four entries, so that the ladder's
+// 4-player matches can start before anyone uploads a bot.
 func (Game) Ladder() []game.LadderEntry {
-	return []game.LadderEntry{{Name: "random"}, {Name: "safe"}, {Name: "search"}}
+	return []game.LadderEntry{{Name: "random"}, {Name: "safe"}, {Name: "greedy"}, {Name: "search"}}
 }
 
 // HouseDecoder returns what reads an observation for a wasm house bot.
