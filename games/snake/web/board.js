@@ -325,5 +325,5 @@
   function snakeWords(s) {
     return 'head at ' + cellWords(s.body[0]) + ', heading ' + heading(s.body) + ', length ' + s.length + ', health ' + s.health;
   }
-  A.boards.snake = B;
+  Arena.boards['snake'] = B;
 })();
