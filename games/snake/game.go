@@ -73,6 +73,9 @@ func (Game) Info() game.Info {
 		// A match of a few hundred turns at the site's usual 250 ms would
 		// be watched for a minute and more.
 		Display: game.Display{WatchPace: 150 * time.Millisecond},
+		// The ladder plays the two sizes people know from Battlesnake's
+		// duels and its standard four-snake games.
+		LadderPlayers: []int{2, 4},
 	}
 }
 
