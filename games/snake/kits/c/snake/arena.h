@@ -1,4 +1,4 @@
-/* Copied from the Arena repository's sdk/c/arena.h by `go generate ./examples`: edit that file. */
+/* Copied from the Arena repository's sdk/c/arena.h by `go generate ./internal/kits`: edit that file. */
 /* arena.h: the C side of a bot for the Arena platform (docs/bots.md).
  *
  * One header, no library, C99: the line loop of the bot protocol, a small

@@ -1,4 +1,4 @@
-// Code generated from the Arena repository's sdk/sdk.go by `go generate ./examples`. DO NOT EDIT.
+// Code generated from the Arena repository's sdk/sdk.go by `go generate ./internal/kits`. DO NOT EDIT.
 
 // Package sdk is the Go side of a bot for the Arena platform: the line loop of
 // the bot protocol (docs/bots.md), a JSON reader made for observations, and

@@ -1,4 +1,4 @@
-// Code generated from the Arena repository's sdk/stdio_other.go by `go generate ./examples`. DO NOT EDIT.
+// Code generated from the Arena repository's sdk/stdio_other.go by `go generate ./internal/kits`. DO NOT EDIT.
 
 //go:build !wasip1
 

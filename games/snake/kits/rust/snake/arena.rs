@@ -1,4 +1,4 @@
-// Copied from the Arena repository's sdk/rust/arena.rs by `go generate ./examples`: edit that file.
+// Copied from the Arena repository's sdk/rust/arena.rs by `go generate ./internal/kits`: edit that file.
 //! arena.rs: the Rust side of a bot for the Arena platform (docs/bots.md).
 //!
 //! One file, std only, so a bot builds with rustc alone (no cargo, no
