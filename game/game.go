@@ -139,6 +139,18 @@ type Info struct {
 	Varied Params
 	// Display is how the site shows the game (game/site.go).
 	Display Display
+	// LadderPlayers, when set, are the player counts the rated ladder
+	// plays, a subset of Players (Snake: 2 and 4 of its 2 to 8).
+	LadderPlayers []int
+}
+
+// RatedPlayers are the player counts the rated ladder plays:
+// LadderPlayers, or every count in Players when the game names none.
+func (i Info) RatedPlayers() []int {
+	if len(i.LadderPlayers) > 0 {
+		return i.LadderPlayers
+	}
+	return i.Players
 }
 
 // AllowsPlayers reports whether n players can play this game.

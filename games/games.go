@@ -10,6 +10,7 @@ import (
 	"github.com/arenabots/arena/games/dotsandboxes"
 	"github.com/arenabots/arena/games/gridroyale"
 	"github.com/arenabots/arena/games/linesandboxes"
+	"github.com/arenabots/arena/games/snake"
 )
 
 // All returns every game, in the order the product lists them.
@@ -18,6 +19,7 @@ func All() []game.Game {
 		dotsandboxes.Game{},
 		linesandboxes.Game{},
 		gridroyale.Game{},
+		snake.Game{},
 	}
 }
 

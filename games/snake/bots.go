@@ -1,6 +1,8 @@
 package snake
 
 import (
+	"slices"
+
 	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/rng"
 )
@@ -12,6 +14,8 @@ func (Game) HouseBots() []game.HouseBotInfo {
 			New: func(seed uint64, _ int) game.HouseBot { return &randomBot{src: rng.New(seed)} }},
 		{Name: "safe", Level: "Easy", Doc: "never moves into certain death when it can avoid it, and keeps its head away from snakes as long as itself; otherwise at random",
 			New: func(seed uint64, _ int) game.HouseBot { return &safeBot{src: rng.New(seed)} }},
+		{Name: "greedy", Level: "Medium", Doc: "safe's moves, and of those one that leaves room for its whole body, nearest to food: the starter kits' bot",
+			New: func(uint64, int) game.HouseBot { return &greedyBot{} }},
 		{Name: "search", Level: "Hard", Doc: "the strong one: tries each of its moves against the worst replies of the snakes near it, and values what follows by the cells it reaches first, the room it has, length and food",
 			New: func(uint64, int) game.HouseBot { return &searchBot{} }},
 	}
@@ -117,4 +121,80 @@ func (b *safeBot) Act(st game.State, seat int) []byte {
 		return answer(calm[b.src.Intn(len(calm))])
 	}
 	return answer(alive[b.src.Intn(len(alive))])
+}
+
+// greedyBot plays as the starter kits do (games/snake/kits): of the moves
+// that are not certain death it prefers one without a head-to-head risk,
+// then one from which the room it can reach holds its whole body, then the
+// one nearest to food; ties go to up, down, left, right in that order.
+type greedyBot struct {
+	seen  []bool
+	queue []Point
+}
+
+func (b *greedyBot) Act(st game.State, seat int) []byte {
+	s := st.(*State)
+	alive, calm := s.safeMoves(seat)
+	sn := &s.Snakes[seat]
+	best, bestScore := alive[0], -1
+	for _, d := range alive {
+		p := sn.Head().Step(d)
+		score := 0
+		if slices.Contains(calm, d) {
+			score += 1 << 20
+		}
+		if b.room(s, p, len(sn.Body)) >= len(sn.Body) {
+			score += 1 << 19
+		}
+		score += 1<<10 - min(s.foodDistance(p), 1<<10-1)
+		if score > bestScore {
+			best, bestScore = d, score
+		}
+	}
+	return answer(best)
+}
+
+// room counts the cells reachable from p through cells that no body part
+// holds after this turn's move (tails move on), stopping at limit.
+func (b *greedyBot) room(s *State, p Point, limit int) int {
+	if !s.OnBoard(p) {
+		return 0
+	}
+	w := s.Set.Width
+	b.seen = slices.Grow(b.seen[:0], w*s.Set.Height)[:w*s.Set.Height]
+	clear(b.seen)
+	for i := range s.Snakes {
+		o := &s.Snakes[i]
+		if o.Alive() {
+			for _, q := range o.Body[:len(o.Body)-1] {
+				if s.OnBoard(q) {
+					b.seen[q.Y*w+q.X] = true
+				}
+			}
+		}
+	}
+	b.queue = append(b.queue[:0], p)
+	b.seen[p.Y*w+p.X] = true
+	for k := 0; k < len(b.queue) && len(b.queue) < limit; k++ {
+		for d := Up; d <= Right; d++ {
+			q := b.queue[k].Step(d)
+			if s.OnBoard(q) && !b.seen[q.Y*w+q.X] {
+				b.seen[q.Y*w+q.X] = true
+				b.queue = append(b.queue, q)
+			}
+		}
+	}
+	return len(b.queue)
+}
+
+// foodDistance is the number of moves from p to the nearest food, bodies
+// aside, or 0 when there is none.
+func (s *State) foodDistance(p Point) int {
+	best := -1
+	for _, f := range s.Food {
+		if d := abs(f.X-p.X) + abs(f.Y-p.Y); best < 0 || d < best {
+			best = d
+		}
+	}
+	return max(best, 0)
 }

@@ -115,3 +115,19 @@ func TestSafeBeatsRandom(t *testing.T) {
 		t.Fatalf("safe won %d of %d against random; want at least 80%%", w, w+l+d)
 	}
 }
+
+// TestGreedyBetweenSafeAndSearch: the Play page's levels go up in strength,
+// safe (Easy), greedy (Medium), search (Hard).
+func TestGreedyBetweenSafeAndSearch(t *testing.T) {
+	n := boards(t)
+	w, l, d := duel(t, "greedy", "safe", n)
+	t.Logf("greedy against safe: %d won, %d lost, %d shared", w, l, d)
+	if w <= l {
+		t.Errorf("greedy won %d and lost %d against safe; want more wins", w, l)
+	}
+	w, l, d = duel(t, "search", "greedy", n)
+	t.Logf("search against greedy: %d won, %d lost, %d shared", w, l, d)
+	if w <= l {
+		t.Errorf("search won %d and lost %d against greedy; want more wins", w, l)
+	}
+}

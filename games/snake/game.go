@@ -12,6 +12,7 @@ package snake
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/arenabots/arena/game"
 )
@@ -42,9 +43,9 @@ func DefaultSettings() Settings {
 }
 
 var params = game.IntParams[Settings]{
-	{Name: ParamWidth, Doc: "board width (odd, 7..25)", Min: 7, Max: 25, Odd: true,
+	{Name: ParamWidth, Doc: "board width (odd, 7..25)", Min: 7, Max: 25, Odd: true, Label: "Width",
 		Field: func(s *Settings) *int { return &s.Width }},
-	{Name: ParamHeight, Doc: "board height (odd, 7..25)", Min: 7, Max: 25, Odd: true,
+	{Name: ParamHeight, Doc: "board height (odd, 7..25)", Min: 7, Max: 25, Odd: true, Label: "Height",
 		Field: func(s *Settings) *int { return &s.Height }},
 	{Name: ParamMinimumFood, Doc: "food on the board is topped up to this many pieces after every turn", Min: 0, Max: 20,
 		Field: func(s *Settings) *int { return &s.MinimumFood }},
@@ -69,6 +70,12 @@ func (Game) Info() game.Info {
 		// place, and so do survivors of the turn limit with the same length
 		// and health: Scores encode exactly that order (see Scores).
 		Ties: true,
+		// A match of a few hundred turns at the site's usual 250 ms would
+		// be watched for a minute and more.
+		Display: game.Display{WatchPace: 150 * time.Millisecond},
+		// The ladder plays the two sizes people know from Battlesnake's
+		// duels and its standard four-snake games.
+		LadderPlayers: []int{2, 4},
 	}
 }
 

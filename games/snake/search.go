@@ -69,41 +69,73 @@ func (b *searchBot) Act(st game.State, seat int) []byte {
 		replies[k], _ = s.safeMoves(i)
 	}
 
-	best, bestValue := mine[0], math.Inf(-1)
 	moves := make([]Dir, s.N)
-	for _, m := range mine {
-		worst := math.Inf(1)
+	outcome := func(m Dir, idx []int) float64 {
+		copy(moves, fixed)
+		moves[seat] = m
+		for k, i := range near {
+			if idx != nil {
+				moves[i] = replies[k][idx[k]]
+			}
+		}
+		c := s.clone()
+		c.Advance(moves, nil)
+		return b.evaluate(c, seat)
+	}
+	// worst[k] is the worst outcome of mine[k] valued so far (valued[k]
+	// once there is one); the move with the best worst case is played.
+	worst, valued := make([]float64, len(mine)), make([]bool, len(mine))
+	for k := range worst {
+		worst[k] = math.Inf(1)
+	}
+	pick := func() []byte {
+		best, bestValue := mine[0], math.Inf(-1)
+		for k, m := range mine {
+			if valued[k] && worst[k] > bestValue {
+				best, bestValue = m, worst[k]
+			}
+		}
+		return answer(best)
+	}
+	// A search that fuel may cut short (SetStop) and that has more than
+	// one near snake's replies to try first values every move against the
+	// others' likeliest replies (fixed: one of the combinations below, so
+	// a search that finishes plays as without this): stopped halfway, it
+	// still compares all its moves.
+	combos := 1
+	for _, r := range replies {
+		combos *= len(r)
+	}
+	if b.stop != nil && combos > 4 {
+		for k, m := range mine {
+			if b.stop() {
+				return pick()
+			}
+			worst[k], valued[k] = outcome(m, nil), true
+		}
+	}
+	for k, m := range mine {
 		idx := make([]int, len(near))
 		for {
 			if b.stop != nil && b.stop() {
-				return answer(best)
+				return pick()
 			}
-			copy(moves, fixed)
-			moves[seat] = m
-			for k, i := range near {
-				moves[i] = replies[k][idx[k]]
-			}
-			c := s.clone()
-			c.Advance(moves, nil)
-			worst = min(worst, b.evaluate(c, seat))
+			worst[k], valued[k] = min(worst[k], outcome(m, idx)), true
 			// next combination
-			k := 0
-			for ; k < len(idx); k++ {
-				idx[k]++
-				if idx[k] < len(replies[k]) {
+			j := 0
+			for ; j < len(idx); j++ {
+				idx[j]++
+				if idx[j] < len(replies[j]) {
 					break
 				}
-				idx[k] = 0
+				idx[j] = 0
 			}
-			if k == len(idx) {
+			if j == len(idx) {
 				break
 			}
 		}
-		if worst > bestValue {
-			best, bestValue = m, worst
-		}
 	}
-	return answer(best)
+	return pick()
 }
 
 // evaluate values s for seat: large and negative when its snake is gone
@@ -137,12 +169,12 @@ func (b *searchBot) evaluate(s *State, seat int) float64 {
 		value -= 1e6 - float64(room)*1e3 // trapped: the less room the worse
 	}
 	value += float64(min(len(me.Body)-longest, 4)) * 25
-	if f.food >= 0 {
+	if f.foodDist >= 0 {
 		need := 1.0
 		if me.Health < 40 || len(me.Body) <= longest {
 			need = 4
 		}
-		value -= float64(f.food) * need
+		value -= float64(f.foodDist) * need
 	} else if me.Health < 20 {
 		value -= 500
 	}
@@ -156,14 +188,32 @@ type field struct {
 	dist   []int // per cell, the first arrival's distance
 	owner  []int // per cell, the seat that arrives first (-1: nobody or a tie)
 	length []int // per cell, the length of the snake that arrives first
+	food   []bool
 	queue  []int
+	// adj lists each cell's neighbours on the board (up, down, left,
+	// right), four slots a cell, -1 for none: computed once, since the
+	// searches ask for them hundreds of thousands of times a turn.
+	adj []int
 	// results for the evaluated seat
-	owned, room, food int
+	owned, room, foodDist int
 }
 
 func newField(w, h int) *field {
 	n := w * h
-	return &field{w: w, h: h, freeAt: make([]int, n), dist: make([]int, n), owner: make([]int, n), length: make([]int, n), queue: make([]int, 0, n)}
+	f := &field{w: w, h: h, freeAt: make([]int, n), dist: make([]int, n), owner: make([]int, n), length: make([]int, n),
+		food: make([]bool, n), queue: make([]int, 0, n), adj: make([]int, 0, 4*n)}
+	for c := 0; c < n; c++ {
+		x, y := c%w, c/w
+		f.adj = append(f.adj, cellIf(y+1 < h, c+w), cellIf(y > 0, c-w), cellIf(x > 0, c-1), cellIf(x+1 < w, c+1))
+	}
+	return f
+}
+
+func cellIf(ok bool, c int) int {
+	if ok {
+		return c
+	}
+	return -1
 }
 
 // voronoi runs one breadth-first search from every live head at once,
@@ -204,24 +254,28 @@ func (f *field) voronoi(s *State, seat int) {
 			f.owner[c], f.length[c] = i, len(sn.Body)
 		}
 	}
-	f.owned, f.room, f.food = 0, 0, -1
-	foodAt := make(map[int]bool, len(s.Food))
+	f.owned, f.room, f.foodDist = 0, 0, -1
+	clear(f.food)
 	for _, p := range s.Food {
-		foodAt[p.Y*f.w+p.X] = true
+		if s.OnBoard(p) {
+			f.food[p.Y*f.w+p.X] = true
+		}
 	}
 	for head := 0; head < len(f.queue); head++ {
 		c := f.queue[head]
 		if f.owner[c] == seat {
 			f.owned++
-			if foodAt[c] && f.food < 0 {
-				f.food = f.dist[c]
+			if f.food[c] && f.foodDist < 0 {
+				f.foodDist = f.dist[c]
 			}
 		}
 		if f.owner[c] < 0 {
 			continue // contested: nobody expands from here
 		}
-		var nbs [4]int
-		for _, nc := range f.neighbours(c, &nbs) {
+		for _, nc := range f.adj[4*c : 4*c+4] {
+			if nc < 0 {
+				continue
+			}
 			d := f.dist[c] + 1
 			if f.freeAt[nc] > d {
 				continue
@@ -258,10 +312,9 @@ func (f *field) reach(s *State, seat int) int {
 	for head := 0; head < len(f.queue) && count < limit; head++ {
 		c := f.queue[head]
 		count++
-		var nbs [4]int
-		for _, nc := range f.neighbours(c, &nbs) {
+		for _, nc := range f.adj[4*c : 4*c+4] {
 			d := f.dist[c] + 1
-			if f.dist[nc] >= 0 || f.freeAt[nc] > d {
+			if nc < 0 || f.dist[nc] >= 0 || f.freeAt[nc] > d {
 				continue
 			}
 			f.dist[nc] = d
@@ -269,23 +322,4 @@ func (f *field) reach(s *State, seat int) int {
 		}
 	}
 	return count
-}
-
-// neighbours returns the cells beside c on the board, in buf.
-func (f *field) neighbours(c int, buf *[4]int) []int {
-	x, y := c%f.w, c/f.w
-	n := 0
-	if y+1 < f.h {
-		buf[n], n = c+f.w, n+1
-	}
-	if y > 0 {
-		buf[n], n = c-f.w, n+1
-	}
-	if x > 0 {
-		buf[n], n = c-1, n+1
-	}
-	if x+1 < f.w {
-		buf[n], n = c+1, n+1
-	}
-	return buf[:n]
 }

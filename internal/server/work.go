@@ -298,7 +298,7 @@ func (s *Server) fill(ctx context.Context, all []game.Game, turn int) error {
 			return nil
 		}
 		g := all[(turn+i)%len(all)]
-		n, err := s.fillGame(ctx, g.Info().ID, g.Info().Players, free)
+		n, err := s.fillGame(ctx, g.Info().ID, g.Info().RatedPlayers(), free)
 		if err != nil {
 			return err
 		}
