@@ -56,7 +56,7 @@ func (rn Runner) Run(ctx context.Context, g game.Game, cfg game.Config, bots []b
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("match stopped at turn %d: %w", st.Turn()+1, err)
 		}
-		asked := st.Asked()
+		asked := slices.Clone(st.Asked()) // a game may reuse the slice when it applies the turn
 		for seat, b := range bots {
 			clocks[seat] = clockLeft(b, fuel, rec.spent[seat])
 		}

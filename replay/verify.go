@@ -150,7 +150,7 @@ func (r *Replay) replayTurn(st game.State, t *Turn, w *walk) error {
 		return fmt.Errorf("the match was already over")
 	}
 	n := st.Players()
-	asked := st.Asked()
+	asked := slices.Clone(st.Asked()) // a game may reuse the slice when it applies the turn
 	answers := make([][]byte, n)
 	// judged: the game's verdict on this seat's answer is checked in full.
 	judged := make([]bool, n)
