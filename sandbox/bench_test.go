@@ -325,9 +325,9 @@ func startPlain(b *testing.B, path string, metered bool) *plain {
 func plainRefill(ctx context.Context, mod api.Module, counter, charge int64) int64 {
 	set := func(name string, v int64) { mod.ExportedGlobal(name).(api.MutableGlobal).Set(uint64(v)) }
 	pages := uint64(mod.Memory().Size()) >> 16
-	set(meter.PriceExport, meter.AccessPrice(pages, false))
-	set(meter.CallPriceExport, meter.CallPrice(mod.ExportedGlobal(meter.FunctionsExport).Get(), false))
-	set(meter.BranchPriceExport, meter.BranchPrice(mod.ExportedGlobal(meter.CodeBytesExport).Get(), false))
+	meter.SetPrices(set, meter.AccessPrice(pages, false),
+		meter.CallPrice(mod.ExportedGlobal(meter.FunctionsExport).Get(), false),
+		meter.BranchPrice(mod.ExportedGlobal(meter.CodeBytesExport).Get(), false))
 	set(meter.GlobalExport, counter+1<<40)
 	return counter + 1<<40
 }

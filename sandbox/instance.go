@@ -226,21 +226,23 @@ type Instance struct {
 	functions   uint64            // the functions the module defines, for meter.CallPrice
 	branchPrice api.MutableGlobal // the guest's surcharge per branch, set here
 	branchNow   int64             // its value
-	codeBytes   uint64            // the size of its code section, for meter.BranchPrice
-	tablePages  uint64            // its tables' size in pages, priced with the memory
-	answerFrom  int64             // spentTotal when the last observation was delivered
-	budget      int64             // fuel not yet handed to the guest
-	given       int64             // all fuel ever put in the counter; spent = given - counter
-	slept       int64             // virtual nanoseconds slept
-	started     bool              // past the first stdin read: fuel comes from the tank
-	startup     int64             // fuel spent before the first stdin read
-	dry         bool              // ran out of fuel
-	outstanding bool              // an observation was delivered and awaits its answer
-	delivered   int64             // the fuel the outstanding answer may spend, at its delivery
-	held        int64             // the tank beyond delivered, held back for later answers (Tank.Answer)
-	pending     []byte            // the rest of the observation line being read
-	line        []byte            // the answer line being written
-	overflow    bool              // the line being written is over MaxLine
+	// surcharges are the guest's meter.Surcharges, set with the prices.
+	surcharges  []api.MutableGlobal
+	codeBytes   uint64 // the size of its code section, for meter.BranchPrice
+	tablePages  uint64 // its tables' size in pages, priced with the memory
+	answerFrom  int64  // spentTotal when the last observation was delivered
+	budget      int64  // fuel not yet handed to the guest
+	given       int64  // all fuel ever put in the counter; spent = given - counter
+	slept       int64  // virtual nanoseconds slept
+	started     bool   // past the first stdin read: fuel comes from the tank
+	startup     int64  // fuel spent before the first stdin read
+	dry         bool   // ran out of fuel
+	outstanding bool   // an observation was delivered and awaits its answer
+	delivered   int64  // the fuel the outstanding answer may spend, at its delivery
+	held        int64  // the tank beyond delivered, held back for later answers (Tank.Answer)
+	pending     []byte // the rest of the observation line being read
+	line        []byte // the answer line being written
+	overflow    bool   // the line being written is over MaxLine
 
 	memories []experimental.LinearMemory // allocated for this instance; freed when it ends
 	prof     *profiler                   // nil unless profiled
@@ -380,6 +382,10 @@ func (in *Instance) bind(mod api.Module) {
 		in.callPrice, _ = mod.ExportedGlobal(meter.CallPriceExport).(api.MutableGlobal)
 		in.branchPrice, _ = mod.ExportedGlobal(meter.BranchPriceExport).(api.MutableGlobal)
 		in.priceNow, in.callNow, in.branchNow = -1, -1, -1
+		in.surcharges = make([]api.MutableGlobal, len(meter.Surcharges))
+		for i, s := range meter.Surcharges {
+			in.surcharges[i], _ = mod.ExportedGlobal(s.Name).(api.MutableGlobal)
+		}
 		if g := mod.ExportedGlobal(meter.CodeBytesExport); g != nil {
 			in.codeBytes = g.Get()
 		}
@@ -405,20 +411,28 @@ func (in *Instance) bind(mod api.Module) {
 // they are the same between two checks.
 func (in *Instance) reserve() (all, extra int64) {
 	p := in.accessPrice()
+	changed := false
 	if p != in.priceNow && in.price != nil {
 		in.price.Set(uint64(p))
-		in.priceNow = p
+		in.priceNow, changed = p, true
 	}
 	dear := in.dear()
 	c := meter.CallPrice(in.functions, dear)
 	if c != in.callNow && in.callPrice != nil {
 		in.callPrice.Set(uint64(c))
-		in.callNow = c
+		in.callNow, changed = c, true
 	}
 	bp := meter.BranchPrice(in.codeBytes, dear)
 	if bp != in.branchNow && in.branchPrice != nil {
 		in.branchPrice.Set(uint64(bp))
-		in.branchNow = bp
+		in.branchNow, changed = bp, true
+	}
+	if changed {
+		for i, g := range in.surcharges {
+			if g != nil {
+				g.Set(uint64(meter.Surcharges[i].Value(p, c, bp)))
+			}
+		}
 	}
 	extra = meter.Reserve * max(p+c, bp)
 	return meter.Reserve + extra, extra

@@ -208,14 +208,14 @@ type bodyRewriter struct {
 	fuel    uint32 // the local holding the counter (i64)
 	tmp     uint32 // the scratch local of bulk memory charges (i32)
 	cost    uint32 // the price of a bulk operation, charged at run time (i64)
-	// branchPrice is the local holding the branch price global's value,
-	// read at entry, after every call and after every refill (the only
-	// places the host changes it), so that a branch subtracts a local.
-	branchPrice uint32
-	stack       uint32 // this call's level of the stack estimate (i32)
-	calls       bool   // the function calls another
-	head        []byte // scratch for the function's start
-	room        int    // how large the function's code may grow
+	stack   uint32 // this call's level of the stack estimate (i32)
+	// constVal is the value of the last i32.const read, which ends at
+	// constEnd: a bulk operation right after it has that size.
+	constVal int64
+	constEnd int
+	calls    bool   // the function calls another
+	head     []byte // scratch for the function's start
+	room     int    // how large the function's code may grow
 
 	// callValues is the most parameters and results of the calls the
 	// function makes: wazero keeps room for them in the caller's frame
@@ -297,7 +297,7 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 		overLimit(r, "the number of locals of all functions together (parameters included)", m.allLocals, MaxAllLocals)
 	}
 	localsEnd := r.pos
-	b.fuel, b.tmp, b.stack, b.cost, b.branchPrice = uint32(b.locals), uint32(b.locals+1), uint32(b.locals+2), uint32(b.locals+3), uint32(b.locals+4)
+	b.fuel, b.tmp, b.stack, b.cost = uint32(b.locals), uint32(b.locals+1), uint32(b.locals+2), uint32(b.locals+3)
 	b.assigned, b.fn = 0, fn
 	if r.err != nil {
 		// Over a limit of locals: refused, and the count of assigned
@@ -317,7 +317,7 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 		b.raw, b.count, b.access, b.called, b.branched, b.check, b.depth = r.pos, 0, 0, 0, 0, entryCheck, 1
 		// The entry pays for zeroing the declared locals.
 		b.count = int64(b.locals-uint64(len(params))) / LocalsPerUnit
-		b.acc, b.must, b.checked = 0, false, false
+		b.acc, b.must, b.checked, b.constEnd = 0, false, false, -1
 		b.frames = append(b.frames[:0], frame{})
 		b.code = b.syncIn(b.code)
 		entry = len(b.code)
@@ -336,13 +336,13 @@ func (b *bodyRewriter) function(fn uint32, body []byte, base int, c []byte) []by
 		b.code = append(b.head, b.code[entry:]...)
 		b.head = b.code[:0:0]
 	}
-	// Five more locals: (local $fuel i64) (local $tmp i32) (local $stack i32)
-	// (local $cost i64) (local $branchPrice i64).
+	// Four more locals: (local $fuel i64) (local $tmp i32) (local $stack i32)
+	// (local $cost i64).
 	groupBytes := body[lebLen(body):localsEnd]
-	c = appendU32(c, uint32(lebSize(uint64(groups+5))+len(groupBytes)+10+len(b.code)))
-	c = appendU32(c, uint32(groups+5))
+	c = appendU32(c, uint32(lebSize(uint64(groups+4))+len(groupBytes)+8+len(b.code)))
+	c = appendU32(c, uint32(groups+4))
 	c = append(c, groupBytes...)
-	c = append(c, 1, typeI64, 1, typeI32, 1, typeI32, 1, typeI64, 1, typeI64)
+	c = append(c, 1, typeI64, 1, typeI32, 1, typeI32, 1, typeI64)
 	return append(c, b.code...)
 }
 
@@ -388,7 +388,6 @@ func (b *bodyRewriter) appendCheck(c []byte, count, access, called, branched int
 	c = appendU32(c, b.m.checkFunc())
 	c = append(c, opcodeLocalSet)
 	c = appendU32(c, b.fuel)
-	c = b.loadBranchPrice(c)
 	return append(c, opcodeEnd)
 }
 
@@ -400,20 +399,22 @@ func (b *bodyRewriter) appendCheck(c []byte, count, access, called, branched int
 func (b *bodyRewriter) appendCharge(c []byte, count, access, called, branched int64) []byte {
 	c = append(c, opcodeI64Const)
 	c = appendS64(c, count)
-	c = b.appendSurcharge(c, access, globalPrice, opcodeI64Add)
-	c = b.appendBranchSurcharge(c, branched, opcodeI64Add)
-	return b.appendSurcharge(c, called, globalCallPrice, opcodeI64Add)
+	return b.appendSurcharges(c, access, branched, called, opcodeI64Add)
 }
 
-// appendBranchSurcharge applies op (add or subtract) of the branch price,
-// from its local, to the value on the stack, for n (0 or 1) branches.
-func (b *bodyRewriter) appendBranchSurcharge(c []byte, n int64, op byte) []byte {
-	if n == 0 {
-		return c
+// appendSurcharges applies op (add or subtract) of the surcharges of
+// access memory accesses, branched branches and called calls (0 or 1 of
+// either) to the value on the stack: one precomputed Surcharge where there
+// is one, else each price, multiplied.
+func (b *bodyRewriter) appendSurcharges(c []byte, access, branched, called int64, op byte) []byte {
+	if i := surchargeIndex(access, branched, called); i >= 0 {
+		c = append(c, opcodeGlobalGet)
+		c = appendU32(c, b.m.globals+globalSurcharges+uint32(i))
+		return append(c, op)
 	}
-	c = append(c, opcodeLocalGet)
-	c = appendU32(c, b.branchPrice)
-	return append(c, op)
+	c = b.appendSurcharge(c, access, globalPrice, op)
+	c = b.appendSurcharge(c, branched, globalBranchPrice, op)
+	return b.appendSurcharge(c, called, globalCallPrice, op)
 }
 
 // appendSurcharge applies op (add or subtract) of n times the price in the
@@ -445,9 +446,7 @@ func (b *bodyRewriter) appendSubCharge(c []byte) []byte {
 	c = append(c, opcodeI64Const)
 	c = appendS64(c, b.count)
 	c = append(c, opcodeI64Sub)
-	c = b.appendSurcharge(c, b.access, globalPrice, opcodeI64Sub)
-	c = b.appendBranchSurcharge(c, b.branched, opcodeI64Sub)
-	return b.appendSurcharge(c, b.called, globalCallPrice, opcodeI64Sub)
+	return b.appendSurcharges(c, b.access, b.branched, b.called, opcodeI64Sub)
 }
 
 // afterGrow follows memory.grow, whose result is on the stack: the host is
@@ -468,8 +467,7 @@ func (b *bodyRewriter) afterGrow() {
 	s = append(s, opcodeI64Const, 0, opcodeCall)
 	s = appendU32(s, b.m.checkFunc())
 	s = append(s, opcodeLocalSet)
-	s = appendU32(s, b.fuel)
-	b.seg = b.loadBranchPrice(s)
+	b.seg = appendU32(s, b.fuel)
 	b.checked = true
 	b.endSegment()
 }
@@ -580,26 +578,12 @@ func (b *bodyRewriter) stackBack(c []byte, w int64) []byte {
 	return appendU32(c, b.m.globals+globalStack)
 }
 
-// syncIn loads the counter from the global into the local, and the branch
-// price if branches pay one.
+// syncIn loads the counter from the global into the local.
 func (b *bodyRewriter) syncIn(c []byte) []byte {
 	c = append(c, opcodeGlobalGet)
 	c = appendU32(c, b.m.globals)
 	c = append(c, opcodeLocalSet)
-	c = appendU32(c, b.fuel)
-	return b.loadBranchPrice(c)
-}
-
-// loadBranchPrice reads the branch price global into its local, if
-// branches pay one.
-func (b *bodyRewriter) loadBranchPrice(c []byte) []byte {
-	if b.m.branchUnits == 0 {
-		return c
-	}
-	c = append(c, opcodeGlobalGet)
-	c = appendU32(c, b.m.globals+globalBranchPrice)
-	c = append(c, opcodeLocalSet)
-	return appendU32(c, b.branchPrice)
+	return appendU32(c, b.fuel)
 }
 
 // syncOut stores the counter from the local into the global.
@@ -676,7 +660,7 @@ func (b *bodyRewriter) instructions() {
 			}
 		case opI32Const:
 			b.count++
-			r.signed(32)
+			b.constVal, b.constEnd = r.signed(32), r.pos
 		case opI64Const:
 			b.count++
 			r.signed(64)
@@ -1118,6 +1102,25 @@ func (b *bodyRewriter) chargeCount(start int, base, clamp, price int64, shift by
 		return
 	}
 	b.flush(start)
+	if b.constEnd == start {
+		// The size is the i32.const just before: the same charge,
+		// worked out here (Go's output copies and zeroes its frames by
+		// constant sizes), subtracted as a segment's is.
+		n := int64(min(uint32(b.constVal), uint32(clamp)))
+		k := base + int64(uint64(n*price)>>shift)
+		s := append(b.seg, opcodeLocalGet)
+		s = appendU32(s, b.fuel)
+		s = append(s, opcodeI64Const)
+		s = appendS64(s, k)
+		s = append(s, opcodeI64Sub)
+		s = b.appendSurcharges(s, access, 0, 0, opcodeI64Sub)
+		s = append(s, opcodeLocalTee)
+		s = appendU32(s, b.fuel)
+		b.seg = b.appendCheck(s, k, access, 0, 0)
+		b.checked = true
+		b.endSegment()
+		return
+	}
 	s := append(b.seg, opcodeLocalTee)
 	s = appendU32(s, b.tmp)
 	s = append(s, opcodeLocalGet)
@@ -1141,7 +1144,7 @@ func (b *bodyRewriter) chargeCount(start int, base, clamp, price int64, shift by
 	s = appendS64(s, base)
 	s = append(s, opcodeI64Add)
 	if access > 0 {
-		s = b.appendSurcharge(s, access, globalPrice, opcodeI64Add)
+		s = b.appendSurcharges(s, access, 0, 0, opcodeI64Add)
 	}
 	s = append(s, opcodeLocalSet)
 	s = appendU32(s, b.cost)

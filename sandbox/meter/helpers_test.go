@@ -233,9 +233,8 @@ func hostModules(ctx context.Context, t testing.TB, rt wazero.Runtime, tk *tank)
 // runtime does (sandbox.Instance.reserve), for the phase.
 func setPrices(mod api.Module, dear bool) {
 	pages := uint64(mod.Memory().Size())/PageSize + mod.ExportedGlobal(TablePagesExport).Get()
-	mod.ExportedGlobal(PriceExport).(api.MutableGlobal).Set(uint64(AccessPrice(pages, dear)))
 	functions := mod.ExportedGlobal(FunctionsExport).Get()
-	mod.ExportedGlobal(CallPriceExport).(api.MutableGlobal).Set(uint64(CallPrice(functions, dear)))
 	code := mod.ExportedGlobal(CodeBytesExport).Get()
-	mod.ExportedGlobal(BranchPriceExport).(api.MutableGlobal).Set(uint64(BranchPrice(code, dear)))
+	SetPrices(func(name string, v int64) { mod.ExportedGlobal(name).(api.MutableGlobal).Set(uint64(v)) },
+		AccessPrice(pages, dear), CallPrice(functions, dear), BranchPrice(code, dear))
 }

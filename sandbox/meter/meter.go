@@ -78,7 +78,97 @@ const (
 )
 
 // reservedExports are the export names the pass adds.
-var reservedExports = []string{GlobalExport, PriceExport, CallPriceExport, FunctionsExport, TablePagesExport, BranchPriceExport, CodeBytesExport}
+var reservedExports = append([]string{GlobalExport, PriceExport, CallPriceExport, FunctionsExport, TablePagesExport, BranchPriceExport, CodeBytesExport}, surchargeNames()...)
+
+// A Surcharge is an exported mutable i64 global holding what a straight-line
+// run of Accesses memory accesses, ending in a branch or a call (or
+// neither), pays beyond its instructions: Accesses times the access price,
+// plus the branch price or the call price. A run subtracts it from the
+// counter as one operand read from memory (wazero's compiler folds the
+// global's load into the subtraction), where computing it from the prices
+// takes a load, a multiplication and up to three subtractions, and keeping
+// a price in a local costs a register and a reload after every call; the
+// charge is the same to the unit. The host sets every surcharge the module
+// exports whenever it sets the prices (SetPrices), so they always hold the
+// prices' figures.
+type Surcharge struct {
+	Name     string
+	Accesses int64
+	Branch   bool // plus the branch price
+	Call     bool // plus the call price
+}
+
+// Value is the surcharge at those prices.
+func (s Surcharge) Value(access, call, branch int64) int64 {
+	v := s.Accesses * access
+	if s.Branch {
+		v += branch
+	}
+	if s.Call {
+		v += call
+	}
+	return v
+}
+
+// maxSurchargeAccesses is the most accesses of a run a Surcharge covers;
+// a run with more (rare: long straight-line code) multiplies the price.
+const maxSurchargeAccesses = 15
+
+// Surcharges are the precomputed surcharges every metered module exports,
+// in the order of their globals: the plain ones of 2 to
+// maxSurchargeAccesses accesses (1 is PriceExport), then with the branch
+// price and with the call price for 1 to maxSurchargeAccesses (0 is
+// BranchPriceExport, CallPriceExport).
+var Surcharges = func() []Surcharge {
+	var s []Surcharge
+	for n := int64(2); n <= maxSurchargeAccesses; n++ {
+		s = append(s, Surcharge{Name: fmt.Sprintf("arena_surcharge_%d", n), Accesses: n})
+	}
+	for n := int64(1); n <= maxSurchargeAccesses; n++ {
+		s = append(s, Surcharge{Name: fmt.Sprintf("arena_surcharge_%d_branch", n), Accesses: n, Branch: true})
+	}
+	for n := int64(1); n <= maxSurchargeAccesses; n++ {
+		s = append(s, Surcharge{Name: fmt.Sprintf("arena_surcharge_%d_call", n), Accesses: n, Call: true})
+	}
+	return s
+}()
+
+func surchargeNames() []string {
+	var names []string
+	for _, s := range Surcharges {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+// surchargeIndex is the index in Surcharges of the one for a run of access
+// accesses, branched and called being 0 or 1 (a run ends at its first
+// branch or call, so not both), or -1 when none covers it.
+func surchargeIndex(access, branched, called int64) int {
+	switch {
+	case access < 1 || access > maxSurchargeAccesses:
+		return -1
+	case branched > 0:
+		return maxSurchargeAccesses - 1 + int(access) - 1
+	case called > 0:
+		return 2*maxSurchargeAccesses - 1 + int(access) - 1
+	case access >= 2:
+		return int(access) - 2
+	}
+	return -1
+}
+
+// SetPrices sets, through set (which writes the named exported global),
+// the prices of a memory access, a call and a branch and every Surcharge
+// that follows from them: what a host does at every change of a price.
+func SetPrices(set func(name string, v int64), access, call, branch int64) {
+	set(PriceExport, access)
+	set(CallPriceExport, call)
+	set(BranchPriceExport, branch)
+	for _, s := range Surcharges {
+		set(s.Name, s.Value(access, call, branch))
+	}
+}
 
 // Reserve is what every check asks the tank to hold after the charge of the
 // code it starts: the most that can be charged, on any path, before the next

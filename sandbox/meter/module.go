@@ -69,7 +69,12 @@ const (
 	globalTablePages         // TablePagesExport
 	globalBranchPrice        // the surcharge per branch (BranchPriceExport)
 	globalCodeBytes          // CodeBytesExport
+	globalSurcharges         // the first of Surcharges, in their order
 )
+
+// surchargeGlobalBytes is the size of a Surcharge's global in the global
+// section: its type, mutability, i64.const, a padded value and end.
+const surchargeGlobalBytes = 3 + 10 + 1
 
 // rewriter carries what one pass over the module has learned so far and
 // builds the instrumented module as it goes. Every section is read before the
@@ -112,6 +117,7 @@ type rewriter struct {
 	callUnits, branchUnits     int64
 	codeBytes                  uint64
 	branchPriceAt, codeBytesAt int
+	surchargesAt               int // the first Surcharge's initial value, surchargeGlobalBytes apart
 	body                       bodyRewriter
 }
 
@@ -153,6 +159,13 @@ func instrument(wasm []byte) ([]byte, int64, error) {
 	putPaddedS64(m.out[m.tablePagesAt:m.tablePagesAt+10], int64(tables*TableElementBytes/PageSize))
 	putPaddedS64(m.out[m.branchPriceAt:m.branchPriceAt+10], BranchPrice(m.codeBytes, true))
 	putPaddedS64(m.out[m.codeBytesAt:m.codeBytesAt+10], int64(m.codeBytes))
+	// The surcharges start at the start-up prices, as the prices do.
+	functions := uint64(len(m.funcs)) - uint64(m.funcImports)
+	for i, sc := range Surcharges {
+		v := sc.Value(AccessPrice(m.memPages, true), CallPrice(functions, true), BranchPrice(m.codeBytes, true))
+		at := m.surchargesAt + i*surchargeGlobalBytes
+		putPaddedS64(m.out[at:at+10], v)
+	}
 	if !m.exportsStart {
 		return nil, 0, refusal(`the module does not export a function named "_start": a bot must be a WASI command (Go: GOOS=wasip1 GOARCH=wasm go build; C: clang --target=wasm32-wasi; Rust: a bin crate for wasm32-wasi)`)
 	}
@@ -603,7 +616,16 @@ func (m *rewriter) globalSection(r *reader) {
 	codeBytesAt := len(c)
 	c = append(c, make([]byte, 10)...)
 	c = append(c, 0x0b)
+	// The Surcharges, written once the code is known as the branch price
+	// is: (global (mut i64) (i64.const value)) each.
+	surchargesAt := len(c) + 3
+	for range Surcharges {
+		c = append(c, typeI64, 1, opcodeI64Const)
+		c = append(c, make([]byte, 10)...)
+		c = append(c, 0x0b)
+	}
 	m.emit(secGlobal, c)
+	m.surchargesAt = len(m.out) - len(c) + surchargesAt
 	m.initAt = len(m.out) - len(c) + initAt
 	m.tablePagesAt = len(m.out) - len(c) + tablePagesAt
 	m.branchPriceAt = len(m.out) - len(c) + branchPriceAt
@@ -672,6 +694,11 @@ func (m *rewriter) exportSection(r *reader) {
 		c = appendName(c, e.name)
 		c = append(c, kindGlobal)
 		c = appendU32(c, m.globals+e.global)
+	}
+	for i, sc := range Surcharges {
+		c = appendName(c, sc.Name)
+		c = append(c, kindGlobal)
+		c = appendU32(c, m.globals+globalSurcharges+uint32(i))
 	}
 	m.emit(secExport, c)
 }
