@@ -9,7 +9,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arenabots/arena/games"
 )
+
+// gameIDs are the registry's games, in its order: what the listings and the
+// unknown-game message name.
+func gameIDs() []string {
+	var ids []string
+	for _, g := range games.All() {
+		ids = append(ids, g.Info().ID)
+	}
+	return ids
+}
 
 // arenaIn runs the command in dir ("" for this one) and returns stdout,
 // stderr and the exit status.
@@ -59,7 +71,7 @@ func TestMistakes(t *testing.T) {
 		{"no command", nil, 2, "expected one of"},
 		{"unknown flag", args([]string{"match"}, dnb, twoBots, []string{"--bots", "x"}), 2, "unknown flag --bots"},
 		{"missing flag", args([]string{"match"}, twoBots), 2, "missing flags: --game"},
-		{"unknown game", args([]string{"match", "--game", "chess"}, twoBots), 2, `unknown game "chess" (games: dots-and-boxes, lines-and-boxes, grid-royale)`},
+		{"unknown game", args([]string{"match", "--game", "chess"}, twoBots), 2, `unknown game "chess" (games: ` + strings.Join(gameIDs(), ", ") + `)`},
 		{"one bot", args([]string{"match"}, dnb, []string{"--bot", "builtin:random"}), 2, "for 2 players, not 1"},
 		{"five bots", args([]string{"match", "--game", "grid-royale"}, twoBots, twoBots, []string{"--bot", "builtin:idle"}), 2, "for 2 or 4 players, not 5"},
 		{"spec without kind", args([]string{"match"}, dnb, []string{"--bot", "random", "--bot", "builtin:random"}), 2, "want KIND:ARG with KIND one of builtin, exec, wasm, potm, battlesnake, house (did you mean builtin:random?)"},
@@ -243,7 +255,7 @@ func TestVersionAndListingsJSON(t *testing.T) {
 		}
 		Kits []string
 	}
-	if err := json.Unmarshal([]byte(out), &games); err != nil || code != 0 || len(games) != 3 ||
+	if err := json.Unmarshal([]byte(out), &games); err != nil || code != 0 || len(games) != len(gameIDs()) ||
 		games[0].ID != "dots-and-boxes" || games[2].Players[1] != 4 || len(games[2].Params) == 0 ||
 		games[0].Fuel.PerTurn != 5_000_000 || len(games[0].Kits) != 3 {
 		t.Errorf("games --json: %v: %s", err, out)
