@@ -248,7 +248,10 @@ func TestGrowTouchWithinCalibration(t *testing.T) {
 		worst = max(worst, r.cpu)
 	}
 	t.Logf("worst %.2f ns of CPU per unit", worst)
-	if worst > 3.0*raceScale {
+	if pageScale() > 1 {
+		t.Logf("this machine hands out fresh pages %.1f times slower than the calibration's", pageScale())
+	}
+	if bound := 3.0 * raceScale * pageScale(); worst > bound {
 		t.Errorf("growing and touching memory took %.2f ns of CPU per unit of fuel, more than the calibrated 2.7 ns and 10%%", worst)
 	}
 }

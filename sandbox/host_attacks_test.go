@@ -134,8 +134,8 @@ func runRed2(t *testing.T, c red2Case) {
 		if limit == 0 {
 			limit = red2CPU
 		}
-		if cpu > limit*raceScale {
-			t.Errorf("the host spent %v of CPU time, more than %v", cpu, limit*raceScale)
+		if bound := memoryBound(t, limit*raceScale); cpu > bound {
+			t.Errorf("the host spent %v of CPU time, more than %v", cpu, bound)
 		}
 		if c.check != nil {
 			if msg := c.check(rs); msg != "" {
@@ -558,7 +558,7 @@ func TestChaseRate(t *testing.T) {
 	// start-up's page faults of 248 MiB included; the test asserts only
 	// what must never break, the 2 s backstop, since the CPU time of a
 	// cache miss grows with the machine's load.
-	if c > 2*time.Second*raceScale {
+	if c > memoryBound(t, 2*time.Second*raceScale) {
 		t.Errorf("20,000,000 fuel of pointer chasing took %v of CPU", c)
 	}
 }

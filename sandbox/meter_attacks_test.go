@@ -416,7 +416,7 @@ func TestStraddleChase(t *testing.T) {
 	if r.Status != protocol.Fuel || r.Fuel > tank || r.Fuel < tank-30_000 {
 		t.Errorf("reply %+v, want fuel, having spent its tank but the reserve", r)
 	}
-	if c > 2*time.Second*raceScale {
+	if c > memoryBound(t, 2*time.Second*raceScale) {
 		t.Errorf("20,000,000 fuel of straddling chase took %v of CPU", c)
 	}
 }

@@ -91,14 +91,15 @@ func TestDeterminismMajority(t *testing.T) {
 	outOfRotation := func() bool { return admin()[bad.Name].Held }
 	waitFor(t, "the skewed worker out of rotation", 180*time.Second, outOfRotation)
 	w := admin()[bad.Name]
-	if w.Strikes != server.StrikesOut || len(w.Disagreed) != server.StrikesOut || w.HeldSince == nil {
+	// Votes already under way when it was taken out may still add strikes.
+	if w.Strikes < server.StrikesOut || len(w.Disagreed) != w.Strikes || w.HeldSince == nil {
 		t.Fatalf("the skewed worker's standing: %+v", w)
 	}
 	if n := metric(t, c.base, `arena_workers_out_of_rotation`); n != 1 {
 		t.Fatalf("arena_workers_out_of_rotation = %v", n)
 	}
 	out, err := exec.Command(arenaBin, "workers", "list", "--server", c.base, "--data", c.dir).CombinedOutput()
-	if err != nil || !regexp.MustCompile(`(?m)^`+bad.Name+` +3/3 +out of rotation `).Match(out) {
+	if err != nil || !regexp.MustCompile(`(?m)^`+bad.Name+` +[0-9]+/3 +out of rotation `).Match(out) {
 		t.Fatalf("arena workers: %v\n%s", err, out)
 	}
 	// Out of rotation: the others play on, it is given nothing new.
