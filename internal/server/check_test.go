@@ -5,11 +5,8 @@ import (
 	"log/slog"
 	"testing"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/internal/store"
-	"github.com/arenabots/arena/internal/store/storetest"
 )
 
 // TestCheckOfDeletedModuleIsSkipped: a determinism check whose rerun failed
@@ -18,13 +15,15 @@ import (
 // failure with the module there is one.
 func TestCheckOfDeletedModuleIsSkipped(t *testing.T) {
 	ctx := context.Background()
-	st := storetest.Open(t, store.SQLite)
-	rota, err := openRotation(t.TempDir())
+	// A whole server: a mismatch queues a third run, which needs the
+	// queue and the leases.
+	s, err := New(ctx, Options{DataDir: t.TempDir(), Addr: "127.0.0.1:0", NoMatchmaker: true,
+		NATS: NATSOptions{NoWorkers: true}, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{store: st, log: slog.New(slog.DiscardHandler), rota: rota,
-		checks: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "c"}, []string{"outcome", "where"})}
+	defer s.close()
+	st := s.store
 	a, _ := st.CreateAccount(ctx, "alice", "h")
 	finished := func(sha string) store.Match {
 		b, v, err := st.AddVersion(ctx, a.ID, "dots-and-boxes", sha, sha, []byte("wasm"), 25, 8)
@@ -69,7 +68,11 @@ func TestCheckOfDeletedModuleIsSkipped(t *testing.T) {
 		t.Errorf("a check whose module was deleted: marked %q; want unmarked", m.Determinism)
 	}
 
-	// A failed rerun with every module there is a mismatch, and goes to a
-	// third run: that needs the queue and real workers, TestDeterminismMajority
-	// (internal/scaleout).
+	there := finished("shaThere")
+	if err := s.compareCheck(ctx, there, failed); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := st.Match(ctx, there.ID); m.Determinism != store.DeterminismMismatch {
+		t.Errorf("a failed rerun with every module there: marked %q; want %q", m.Determinism, store.DeterminismMismatch)
+	}
 }
