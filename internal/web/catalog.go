@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/arenabots/arena/game"
+	"github.com/arenabots/arena/internal/kits"
 )
 
 // A siteGame is a game with its part of the site: the files of its web/
@@ -30,6 +31,7 @@ type gameFiles struct {
 	board, css asset         // board.js, board.css (css.data nil when absent)
 	rules      template.HTML // rules.html, executed once with the game
 	thumb      template.HTML // thumb.html, or empty
+	kits       []kits.Kit    // its starter kits, listed once (the + New bot page, /kits/)
 }
 
 // An asset is a file served under /static/ with its ETag.
@@ -80,6 +82,7 @@ func newCatalog(gs []game.Game, funcs template.FuncMap) (*catalog, error) {
 		if err != nil {
 			return nil, fmt.Errorf("game %s: %w", id, err)
 		}
+		f.kits = kits.Of(g)
 		c.list = append(c.list, sg)
 		c.byID[id] = sg
 		c.files[id] = f

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arenabots/arena/game"
 	"github.com/arenabots/arena/internal/kits"
 )
 
@@ -43,20 +42,11 @@ func (s *Site) kitArchive(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
 }
 
-// kitGames are the games whose kits the site offers: every game it shows.
-func (s *Site) kitGames() []game.Game {
-	out := make([]game.Game, len(s.games.list))
-	for i, g := range s.games.list {
-		out[i] = g
-	}
-	return out
-}
-
 // findKit finds the kit called name (its folder) in lang among the site's
 // games' kits.
 func (s *Site) findKit(lang, name string) (kits.Kit, bool) {
-	for _, g := range s.kitGames() {
-		for _, k := range kits.Of(g) {
+	for _, f := range s.games.files {
+		for _, k := range f.kits {
 			if k.Lang == lang && k.Name == name {
 				return k, true
 			}
@@ -97,11 +87,8 @@ type kitLink struct{ Lang, Kit string }
 // then any larger kit (GAME-KIT).
 func (s *Site) gameKits(id string) []kitLink {
 	var out []kitLink
-	for _, g := range s.kitGames() {
-		if g.Info().ID != id {
-			continue
-		}
-		for _, k := range kits.Of(g) {
+	if f := s.games.files[id]; f != nil {
+		for _, k := range f.kits {
 			out = append(out, kitLink{k.Lang, k.Name})
 		}
 	}
