@@ -14,20 +14,7 @@ import (
 func TestMarkDeterminism(t *testing.T) {
 	each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		_, b1, b2 := setup(t, s)
-		var ids []int64
-		for range 2 {
-			id, err := s.CreateMatch(ctx, store.NewMatch{Game: "dots-and-boxes", Seed: 7, Kind: store.KindRated,
-				Seats: []store.SeatRef{{b1.ID, b1.ActiveVersion}, {b2.ID, b2.ActiveVersion}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids = append(ids, id)
-		}
-		done, live := ids[0], ids[1]
-		if _, err := s.RecordMatch(ctx, result(done, 1, 2), plus); err != nil {
-			t.Fatal(err)
-		}
+		_, done, live := finishedAndLive(t, s)
 		want := func(id int64, outcome string) {
 			t.Helper()
 			m, err := s.Match(ctx, id)
@@ -61,20 +48,7 @@ func TestMarkDeterminism(t *testing.T) {
 func TestReplaceResult(t *testing.T) {
 	each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		_, b1, b2 := setup(t, s)
-		var ids []int64
-		for range 2 {
-			id, err := s.CreateMatch(ctx, store.NewMatch{Game: "dots-and-boxes", Seed: 7, Kind: store.KindRated,
-				Seats: []store.SeatRef{{b1.ID, b1.ActiveVersion}, {b2.ID, b2.ActiveVersion}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids = append(ids, id)
-		}
-		done, live := ids[0], ids[1]
-		if _, err := s.RecordMatch(ctx, result(done, 1, 2), plus); err != nil {
-			t.Fatal(err)
-		}
+		b1, done, live := finishedAndLive(t, s)
 		before, err := s.Bot(ctx, b1.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -115,4 +89,26 @@ func TestReplaceResult(t *testing.T) {
 			t.Fatalf("the queued match changed: %+v, %v", m, err)
 		}
 	})
+}
+
+// finishedAndLive makes two rated matches of the same two bots and
+// records the first: a finished match and one still to be played, and the
+// first seat's bot.
+func finishedAndLive(t *testing.T, s *store.Store) (b1 store.Bot, done, live int64) {
+	t.Helper()
+	ctx := context.Background()
+	_, b1, b2 := setup(t, s)
+	var ids []int64
+	for range 2 {
+		id, err := s.CreateMatch(ctx, store.NewMatch{Game: "dots-and-boxes", Seed: 7, Kind: store.KindRated,
+			Seats: []store.SeatRef{{b1.ID, b1.ActiveVersion}, {b2.ID, b2.ActiveVersion}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if _, err := s.RecordMatch(ctx, result(ids[0], 1, 2), plus); err != nil {
+		t.Fatal(err)
+	}
+	return b1, ids[0], ids[1]
 }
