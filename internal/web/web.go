@@ -873,5 +873,10 @@ func (s *Site) localPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, "No replay file was given (arena view FILE).")
 		return
 	}
-	http.Redirect(w, r, "/s/"+s.local.id, http.StatusSeeOther)
+	// A link to a turn of the file (/local?turn=N) opens that turn.
+	to := "/s/" + s.local.id
+	if n, err := strconv.Atoi(r.URL.Query().Get("turn")); err == nil && n >= 0 {
+		to += "?turn=" + strconv.Itoa(n)
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
 }

@@ -12,6 +12,14 @@
     return c < cols ? 'left edge of the box in row ' + (r + 1) + ', column ' + (c + 1) : 'right edge of the box in row ' + (r + 1) + ', column ' + c;
   }
 
+  // sides counts the drawn sides of box (r, c) and names a free one.
+  function sides(f, r, c) {
+    var k = [['top', f.h[r][c], 'H', r, c], ['bottom', f.h[r + 1][c], 'H', r + 1, c], ['left', f.v[r][c], 'V', r, c], ['right', f.v[r][c + 1], 'V', r, c + 1]];
+    var n = 0, free = null;
+    k.forEach(function (e) { if (e[1]) n++; else if (!free) free = e[0]; });
+    return { n: n, free: free };
+  }
+
   // lastMoverWasMe: the turn that led to the latest frame was the person's
   // own, so they closed a box and move again.
   function lastMoverWasMe(P) {
@@ -70,6 +78,32 @@
     scores: function (f) { return f.scores || []; },
     mover: function (f) { return f.to_move; },
     expectedTurns: function () { return 60; },
+    // describe is the board in words: the boxes each seat holds, how many
+    // edges are drawn, the boxes one edge from closing and who moves.
+    describe: function (f, ctx) {
+      var rows = f.rows || 5, cols = f.cols || 5, drawn = 0, total = (rows + 1) * cols + rows * (cols + 1), three = [], two = 0;
+      if (!f.h || !f.v) return '';
+      f.h.forEach(function (row) { row.forEach(function (e) { if (e) drawn++; }); });
+      f.v.forEach(function (row) { row.forEach(function (e) { if (e) drawn++; }); });
+      for (var r = 0; r < rows; r++) for (var c = 0; c < cols; c++) {
+        var s = sides(f, r, c);
+        if (s.n === 3) three.push('row ' + (r + 1) + ', column ' + (c + 1) + ' (its ' + s.free + ' edge is free)');
+        else if (s.n === 2) two++;
+      }
+      var scores = (f.scores || []).map(function (n, seat) { return ctx.seatName(seat) + ' ' + n; });
+      var out = 'Boxes: ' + scores.join(', ') + '. ' + drawn + ' of ' + total + ' edges drawn.';
+      if (three.length) out += ' One edge from closing: the box' + (three.length > 1 ? 'es' : '') + ' in ' + three.join('; ') + '.';
+      if (two) out += ' ' + two + ' box' + (two > 1 ? 'es have' : ' has') + ' two sides.';
+      if (drawn < total && f.to_move >= 0) out += ' To move: ' + ctx.seatName(f.to_move) + '.';
+      return out;
+    },
+    // moveWords names the edge a seat drew and the boxes it closed.
+    moveWords: function (rec, f, prev) {
+      var a = rec.action || {};
+      if (a.orient !== 'H' && a.orient !== 'V') return '';
+      var gained = prev && prev.scores && f.scores ? (f.scores[rec.seat] | 0) - (prev.scores[rec.seat] | 0) : 0;
+      return edgeLabel(a.orient, a.r | 0, a.c | 0, f.rows || 5, f.cols || 5) + (gained > 0 ? ', closing ' + (gained === 1 ? 'a box' : gained + ' boxes') : '');
+    },
     play: function (P) {
       P.text('hint').textContent = 'Click or tap an edge; with the keyboard, Tab to an edge and press Enter.';
       return {

@@ -6,9 +6,18 @@
 (function () {
   var A = window.Arena;
 
+  var WORD = { MOVE_N: 'north', MOVE_S: 'south', MOVE_E: 'east', MOVE_W: 'west', STAY: 'stay' };
+  function cellWords(x, y) { return 'column ' + x + ', row ' + y; }
+  function ids(list) { return (list.length > 1 ? 'units ' : 'unit ') + list.slice(0, -1).join(', ') + (list.length > 1 ? ' and ' : '') + list[list.length - 1]; }
+  // unitWords says where a unit is, the ore under it and what it carries.
+  function unitWords(f, u) {
+    return 'unit ' + u.id + ' at ' + cellWords(u.x, u.y) + ', ore ' + (f.oreFlat[u.y * f.width + u.x] | 0) + ' here, carrying ' + u.cargo;
+  }
+
   var B = Arena.boards['grid-royale'] = {
     delay: 180,
-    keys: [['n, Shift+n', 'next, previous unit (or click one; playing)'], ['arrows, w a s d', 'move the unit (the arrows give orders, so step with j and l)'],
+    keys: [['Tab, arrows on the board', 'to one of your units (playing)'], ['n, Shift+n', 'next, previous unit (or click one)'],
+      ['w a s d (arrows off the board)', 'order the unit to move (the arrows give orders, so step with j and l)'],
       ['x', 'stay'], ['p', 'spawn'], ['Enter', 'end the turn'], ['r', 'repeat all orders every turn']],
     // prepare keeps the ore map flat, rebuilt from the changes the server
     // sends after the first frame.
@@ -73,6 +82,14 @@
         g._cargo.setAttribute('stroke-dasharray', (frac * len).toFixed(3) + ' ' + len.toFixed(3));
         var cls = 'unit s' + u.owner + (ctx.mine === u.owner ? ' mine' : '') + (ctx.selected === u.id ? ' sel' : '');
         if (g.getAttribute('class') !== cls) g.setAttribute('class', cls);
+        // The person's own units are in the Tab order while they may give
+        // orders, each read out in words with its order.
+        if (ctx.pickUnit && ctx.mine === u.owner) {
+          g.setAttribute('tabindex', '0'); g.setAttribute('role', 'button'); g.setAttribute('data-pick', 'u' + u.id);
+          g.setAttribute('aria-label', 'Your ' + unitWords(f, u) + '; order: ' + WORD[(ctx.orders && ctx.orders[u.id]) || 'STAY']);
+        } else if (g.hasAttribute('tabindex')) {
+          ['tabindex', 'role', 'data-pick', 'aria-label'].forEach(function (a) { g.removeAttribute(a); });
+        }
       });
       for (var id in st.units) if (!seen[id]) { st.unitsG.removeChild(st.units[id]); delete st.units[id]; }
       // Several units on one cell (own units share their base): a count.
@@ -92,6 +109,37 @@
           'M' + (x + v[0] * 0.85 - v[1] * 0.18 - v[0] * 0.2) + ' ' + (y + v[1] * 0.85 - v[0] * 0.18 - v[1] * 0.2) + 'L' + (x + v[0] * 0.85) + ' ' + (y + v[1] * 0.85) +
           'L' + (x + v[0] * 0.85 + v[1] * 0.18 - v[0] * 0.2) + ' ' + (y + v[1] * 0.85 + v[0] * 0.18 - v[1] * 0.2) }, st.orders);
       });
+    },
+    // describe is the board in words: the turn, the safe zone, each seat's
+    // bank, units and cargo, and the person's units one by one.
+    describe: function (f, ctx) {
+      var z = f.safe_zone || { x0: 0, y0: 0, x1: f.width - 1, y1: f.height - 1 }, units = f.units || [];
+      var out = 'Turn ' + f.turn + ' of ' + (f.max_turns || 400) + '. Safe zone: columns ' + z.x0 + ' to ' + z.x1 + ', rows ' + z.y0 + ' to ' + z.y1 + '.';
+      for (var seat = 0; seat < (f.banks || []).length; seat++) {
+        var n = 0, cargo = 0, base = null;
+        units.forEach(function (u) { if (u.owner === seat) { n++; cargo += u.cargo; } });
+        (f.bases || []).forEach(function (b) { if (b.owner === seat) base = b; });
+        out += ' ' + ctx.seatName(seat) + ': bank ' + f.banks[seat] + ', ' + n + ' unit' + (n === 1 ? '' : 's') + ' carrying ' + cargo +
+          (base ? ', base at ' + cellWords(base.x, base.y) : '') + '.';
+      }
+      var mine = units.filter(function (u) { return u.owner === ctx.you; });
+      if (mine.length) out += ' Your ' + mine.map(function (u) { return unitWords(f, u); }).join('; ') + '.';
+      return out;
+    },
+    // moveWords groups a seat's orders by direction and says when it
+    // spawned (a unit of its that was not there before).
+    moveWords: function (rec, f, prev) {
+      var a = rec.action || {}, by = {}, parts = [];
+      (a.orders || []).forEach(function (o) { if (WORD[o.do] && o.do !== 'STAY') (by[o.do] = by[o.do] || []).push(o.unit | 0); });
+      ['MOVE_N', 'MOVE_E', 'MOVE_S', 'MOVE_W'].forEach(function (d) { if (by[d]) parts.push(ids(by[d]) + ' ' + WORD[d]); });
+      if (!parts.length) parts.push('every unit stays');
+      if (a.spawn) {
+        var before = {}, born = [];
+        ((prev && prev.units) || []).forEach(function (u) { before[u.id] = true; });
+        (f.units || []).forEach(function (u) { if (u.owner === rec.seat && !before[u.id]) born.push(u.id); });
+        parts.push(born.length ? 'spawned ' + ids(born) : 'asked to spawn, none spawned');
+      }
+      return parts.join(', ');
     },
     scores: function (f) { return f.banks || []; },
     seatNote: function (f, seat) {
@@ -118,6 +166,7 @@
         orders[selected] = d; redraw();
       }
       function endTurn() {
+        if (!P.myTurn()) return; // Spawn stays ticked for the turn it was meant for
         var list = [];
         mine(P.latest()).forEach(function (u) { if (orders[u.id] && orders[u.id] !== 'STAY') list.push({ unit: u.id, do: orders[u.id] }); });
         P.send({ orders: list, spawn: spawn.checked });
@@ -143,11 +192,39 @@
       // info says, in words, the selected unit and its order, or how many
       // units the person has.
       function info() {
-        var us = mine(P.latest()), u = null;
+        var f = P.latest(), us = mine(f), u = null;
         us.forEach(function (x) { if (x.id === selected) u = x; });
-        status.textContent = u ? 'Unit ' + u.id + ' at (' + u.x + ', ' + u.y + '), cargo ' + u.cargo + ', order ' + (orders[u.id] || 'STAY') :
-          us.length + ' unit' + (us.length === 1 ? '' : 's') + '; click one of yours or press n.';
+        status.textContent = u ? 'Your ' + unitWords(f, u) + '; order: ' + WORD[orders[u.id] || 'STAY'] + '.' :
+          us.length + ' unit' + (us.length === 1 ? '' : 's') + '; click one of yours, press n, or Tab to the board.';
       }
+      // On the board the arrow keys move between the person's units (the
+      // nearest in that direction; units sharing a cell in the order of
+      // their ids) and Enter ends the turn; w a s d give the orders.
+      P.svg.addEventListener('keydown', function (e) {
+        var t = e.target, id = t && t.getAttribute && t.getAttribute('data-unit');
+        if (id == null || !t.hasAttribute('tabindex')) return;
+        var dir = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[e.key];
+        if (e.key === 'Enter') { e.preventDefault(); endTurn(); return; }
+        if (!dir) return;
+        e.preventDefault();
+        var us = mine(P.latest()), from = null, best = null, bestScore = Infinity;
+        us.forEach(function (u) { if (String(u.id) === id) from = u; });
+        if (!from) return;
+        us.forEach(function (u) {
+          if (u === from) return;
+          var dx = u.x - from.x, dy = u.y - from.y, along = dx * dir[0] + dy * dir[1], across = Math.abs(dx * dir[1] - dy * dir[0]);
+          if (!dx && !dy) along = (u.id > from.id) === (dir[0] + dir[1] > 0) ? 0.01 * Math.abs(u.id - from.id) : -1;
+          if (along <= 0) return;
+          var score = along + 2 * across;
+          if (score < bestScore) { bestScore = score; best = u; }
+        });
+        var g = best && P.svg.querySelector('[data-unit="' + best.id + '"]');
+        if (g) g.focus();
+      });
+      P.svg.addEventListener('focusin', function (e) {
+        var id = e.target && e.target.getAttribute && e.target.getAttribute('data-unit');
+        if (id != null && e.target.hasAttribute('tabindex') && String(selected) !== id) select(parseInt(id, 10));
+      });
       function maybeAuto() { if (repeat && P.myTurn() && P.atLatest()) setTimeout(function () { if (repeat && P.myTurn()) endTurn(); }, 30); }
       P.onChange(maybeAuto);
       P.onChange(info);

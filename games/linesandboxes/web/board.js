@@ -74,6 +74,39 @@
     },
     scores: function (f) { return f.scores || []; },
     mover: function (f) { return f.to_move; },
+    // describe is the board in words: the boxes each seat holds, the unit
+    // edges drawn, the boxes one edge from closing (with that edge in the
+    // notation) and who moves.
+    describe: function (f, ctx) {
+      if (!f.h || !f.v) return '';
+      var rows = f.rows, cols = f.cols, drawn = 0, total = (rows + 1) * cols + rows * (cols + 1), three = [];
+      f.h.forEach(function (row) { row.forEach(function (e) { if (e) drawn++; }); });
+      f.v.forEach(function (row) { row.forEach(function (e) { if (e) drawn++; }); });
+      for (var r = 0; r < rows; r++) for (var c = 0; c < cols; c++) {
+        var free = [];
+        if (!f.h[r][c]) free.push(B.dotName(r, c) + ' ' + B.dotName(r, c + 1));
+        if (!f.h[r + 1][c]) free.push(B.dotName(r + 1, c) + ' ' + B.dotName(r + 1, c + 1));
+        if (!f.v[r][c]) free.push(B.dotName(r, c) + ' ' + B.dotName(r + 1, c));
+        if (!f.v[r][c + 1]) free.push(B.dotName(r, c + 1) + ' ' + B.dotName(r + 1, c + 1));
+        if (free.length === 1) three.push(free[0]);
+      }
+      var scores = (f.scores || []).map(function (n, seat) { return ctx.seatName(seat) + ' ' + n; });
+      var out = 'Boxes: ' + scores.join(', ') + '. ' + (f.moves || []).length + ' lines, ' + drawn + ' of ' + total + ' unit edges drawn.';
+      if (three.length === 1) out += ' 1 box one edge from closing: the line ' + three[0] + ' closes it.';
+      else if (three.length) out += ' ' + three.length + ' boxes one edge from closing: the lines ' + three.join(', ') + ' close them.';
+      if (drawn < total && f.to_move >= 0) out += ' To move: ' + ctx.seatName(f.to_move) + '.';
+      return out;
+    },
+    // moveWords is the line a seat drew in the notation, its length and the
+    // boxes it closed.
+    moveWords: function (rec, f, prev) {
+      var a = B.parseDot(rec.action && rec.action.from), b = B.parseDot(rec.action && rec.action.to);
+      if (!a || !b) return '';
+      var len = Math.abs(a.r - b.r) + Math.abs(a.c - b.c);
+      var gained = prev && prev.scores && f.scores ? (f.scores[rec.seat] | 0) - (prev.scores[rec.seat] | 0) : 0;
+      return B.dotName(a.r, a.c) + ' ' + B.dotName(b.r, b.c) + (len > 1 ? ' (' + len + ' edges)' : '') +
+        (gained > 0 ? ', closing ' + (gained === 1 ? 'a box' : gained + ' boxes') : '');
+    },
     // notes lists every line of the game so far in the 2006 notation.
     notes: function (f, ctx) {
       if (!f.moves || !f.moves.length) return null;

@@ -102,8 +102,7 @@
         st.snakes = el('g', null, svg);
         st.next = el('g', null, svg);
       }
-      var seat = ctx.mine == null ? -1 : ctx.mine, name = seatNamer(ctx);
-      svg.setAttribute('aria-label', 'The board, turn ' + f.turn + '. ' + B.describe(f, seat, name));
+      var name = seatNamer(ctx);
       // Screen y grows downwards; the game's y grows upwards.
       function cx(p) { return p.x + 0.5; }
       function cy(p) { return H - 1 - p.y + 0.5; }
@@ -179,11 +178,10 @@
     // A 2-player match on the default board lasts a few hundred turns.
     expectedTurns: function () { return 200; },
     delay: 200,
-    // describe is the board in words for screen readers, seen by seat
-    // (the person's, or -1); name names a seat.
-    describe: function (f, seat, name) {
-      var parts = [], me = B.snakeOf(f, seat);
-      name = name || seatNamer({});
+    // describe is the board in words, seen by the person playing (ctx.you)
+    // or by a spectator.
+    describe: function (f, ctx) {
+      var seat = ctx.you == null ? -1 : ctx.you, name = seatNamer(ctx), parts = ['Turn ' + f.turn + '.'], me = B.snakeOf(f, seat);
       if (me) parts.push('Your snake: ' + snakeWords(me) + '.');
       else if (seat >= 0) parts.push('Your snake is out.');
       parts.push(f.food.length ? 'Food at ' + f.food.map(cellWords).join('; ') + '.' : 'No food on the board.');
@@ -191,6 +189,15 @@
       var gone = f.gone.map(function (s) { return name(s.seat) + ' on turn ' + s.out + ' (' + s.cause + ')'; });
       if (gone.length) parts.push('Out: ' + gone.join(', ') + '.');
       return parts.join(' ');
+    },
+    // moveWords is the way a snake went, and what came of it: food eaten,
+    // or how it went out.
+    moveWords: function (rec, f, prev) {
+      var m = rec.action && rec.action.move;
+      if (!DIRS[m]) return '';
+      var now = B.snakeOf(f, rec.seat), before = prev && B.snakeOf(prev, rec.seat), g = goneOf(f, rec.seat);
+      if (!now && g && g.out === f.turn) return m + ', out: ' + g.cause;
+      return m + (now && before && now.length > before.length ? ', ate' : '');
     },
     heading: heading,
   };

@@ -56,7 +56,8 @@
   }
   // context is what the board is told beside the frame (docs/site.md).
   function context(i, animate) {
-    return { animate: !!animate, turn: i, prev: i > 0 ? V.prepared[i - 1] : null, players: V.players, seatName: seatName };
+    return { animate: !!animate, turn: i, prev: i > 0 ? V.prepared[i - 1] : null, players: V.players, seatName: seatName,
+      you: V.mine ? V.human : -1 };
   }
 
   V.draw = function (animate) {
@@ -68,6 +69,7 @@
     var ctx = context(i, animate);
     if (A.play && A.play.decorate) A.play.decorate(ctx, f, i === V.frames.length - 1);
     board.draw(svg, f, ctx);
+    wordsEl.textContent = board.describe ? String(board.describe(f, ctx) || '') : '';
     if (fkey) {
       var again = Array.prototype.find.call(svg.querySelectorAll('[data-pick]'), function (e) { return e.getAttribute('data-pick') === fkey; });
       if (again) again.focus();
@@ -77,8 +79,70 @@
     turnLabel.textContent = V.queued ? 'not started' : 'turn ' + i + ' of ' + (V.frames.length - 1) + (V.done ? '' : ' so far');
     drawSeats();
     drawCursor();
+    syncMoves();
     V.listeners.forEach(function (fn) { fn(); });
   };
+
+  // The move list: an entry per turn (0: the start) naming each seat's
+  // move in the game's words (board.moveWords), the turn shown highlighted
+  // and kept in view within the list; a click, or ↑ ↓ in the list, goes to
+  // a turn. One button of the list is in the Tab order, the current one.
+  var wordsEl = document.getElementById('board-words');
+  var moveList = document.getElementById('movelist'), moveItems = [], moveCurrent = null;
+  var MOVE_WORDS_MAX = 240; // characters of one seat's move: a turn of 50 units stays one line or two
+  function clip(s, n) { s = String(s); return s.length > n ? s.slice(0, n - 1) + '…' : s; }
+  function moveText(rec, k) {
+    var words = rec.action != null && board.moveWords ? board.moveWords(rec, V.prepared[k], V.prepared[k - 1], context(k, false)) : '';
+    if (!words) words = rec.action != null ? JSON.stringify(rec.action) : 'no move';
+    return clip((rec.status && rec.status !== 'ok' ? String(rec.status) + ': ' : '') + String(words), MOVE_WORDS_MAX);
+  }
+  function moveEntry(k) {
+    var li = document.createElement('li'), b = document.createElement('button');
+    li.setAttribute('data-turn', String(k));
+    b.type = 'button'; b.tabIndex = -1;
+    var n = document.createElement('span'); n.className = 'mv-n'; n.textContent = String(k);
+    b.appendChild(n);
+    var t = V.turns[k - 1], any = false;
+    if (k > 0 && t && t.seats) t.seats.forEach(function (rec) {
+      if (!rec || rec.status === 'ignored') return;
+      var part = document.createElement('span'); part.className = 'mv-seat';
+      var who = document.createElement('span'); who.className = 'mv-who sc' + (rec.seat % 8); who.textContent = seatName(rec.seat);
+      part.appendChild(who); part.appendChild(document.createTextNode(': ' + moveText(rec, k)));
+      b.appendChild(part); any = true;
+    });
+    if (!any) b.appendChild(document.createTextNode(k === 0 ? 'the start' : 'no move'));
+    li.appendChild(b);
+    return li;
+  }
+  function resetMoves() { A.clear(moveList); moveItems = []; moveCurrent = null; }
+  function syncMoves() {
+    if (moveItems.length < V.prepared.length) {
+      var frag = document.createDocumentFragment();
+      while (moveItems.length < V.prepared.length) { var li = moveEntry(moveItems.length); moveItems.push(li); frag.appendChild(li); }
+      moveList.appendChild(frag);
+    }
+    var cur = moveItems[V.index] || null;
+    if (cur === moveCurrent) return;
+    if (moveCurrent) { moveCurrent.classList.remove('current'); moveCurrent.removeAttribute('aria-current'); moveCurrent.firstChild.tabIndex = -1; }
+    moveCurrent = cur;
+    if (!cur) return;
+    cur.classList.add('current'); cur.setAttribute('aria-current', 'step'); cur.firstChild.tabIndex = 0;
+    // Scroll the list, not the page.
+    var top = cur.offsetTop, h = cur.offsetHeight;
+    if (top < moveList.scrollTop || top + h > moveList.scrollTop + moveList.clientHeight) moveList.scrollTop = Math.max(0, top - (moveList.clientHeight - h) / 2);
+  }
+  moveList.addEventListener('click', function (e) {
+    var li = e.target.closest && e.target.closest('li[data-turn]');
+    if (!li) return;
+    setPlaying(false); V.go(parseInt(li.getAttribute('data-turn'), 10), true); updateURL();
+  });
+  moveList.addEventListener('keydown', function (e) {
+    var d = { ArrowDown: 1, ArrowUp: -1 }[e.key];
+    if (!d) return;
+    e.preventDefault();
+    setPlaying(false); V.go(V.index + d, true); updateURL();
+    if (moveCurrent) moveCurrent.firstChild.focus();
+  });
 
   function drawSeats() {
     var list = document.getElementById('seats'), i = V.index, f = V.prepared[i], t = V.turns[i - 1];
@@ -316,6 +380,7 @@
     var rep = d.replay || {};
     V.turns = (rep.turns || []).slice(0, Math.max(0, (d.frames || []).length - 1));
     V.frames = d.frames || []; V.prepared = [];
+    resetMoves();
     V.result = rep.result || null;
     V.replayLogs = rep.logs || [];
     drawLogs();
@@ -336,7 +401,7 @@
     V.turns.push(d.turn); V.frames.push(d.frame);
     prepareAll();
     if (V.follow && !V.playing) V.go(V.frames.length - 1, true);
-    else { scrub.max = String(V.frames.length - 1); turnLabel.textContent = 'turn ' + V.index + ' of ' + (V.frames.length - 1) + ' so far'; }
+    else { scrub.max = String(V.frames.length - 1); turnLabel.textContent = 'turn ' + V.index + ' of ' + (V.frames.length - 1) + ' so far'; syncMoves(); }
     V.prompt = -1;
     scheduleCharts();
     V.describe();
