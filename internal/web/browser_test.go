@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -345,12 +346,28 @@ func TestBrowserPlayGridRoyaleTurns(t *testing.T) {
 	srv := newTestSite(t, Options{Games: games.All()})
 	startGame(t, ctx, srv.URL, "grid-royale", "harvester", nil)
 	waitJS(t, ctx, "my turn", "Arena.viewer.prompt >= 0 && document.getElementById('end-turn')", 20*time.Second)
-	// Keyboard: select my unit, order it north, spawn, end the turn.
-	steps(t, ctx, "selecting my unit on the board", chromedp.Click(chromedp.CSS("#board .unit.mine")))
-	waitJS(t, ctx, "my unit selected", "document.querySelector('#board .unit.mine.sel')", 5*time.Second)
+	// Keyboard alone: the skip link, Tab to my unit (named in words), order
+	// it north, spawn, Enter on the board ends the turn.
+	if n := eval[int](t, ctx, `document.querySelectorAll('a.skip[href="#board"]').length`); n != 1 {
+		t.Fatalf("%d skip links to the board", n)
+	}
+	eval[any](t, ctx, `document.querySelector('a.skip[href="#board"]').focus()`)
+	steps(t, ctx, "the skip link, then Tab", chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent(kb.Tab))
+	waitJS(t, ctx, "my unit focused and selected", "document.activeElement.matches('#board .unit.mine.sel')", 5*time.Second)
+	label := eval[string](t, ctx, "document.activeElement.getAttribute('aria-label')")
+	if !strings.HasPrefix(label, "Your unit ") || !strings.Contains(label, " at column ") || !strings.HasSuffix(label, "order: stay") {
+		t.Fatalf("my unit is read out as %q", label)
+	}
+	words := eval[string](t, ctx, "document.getElementById('board-words').textContent")
+	if !strings.Contains(words, "Turn 0 of 400") || !strings.Contains(words, "Your unit ") {
+		t.Fatalf("the board in words at the start: %q", words)
+	}
 	steps(t, ctx, "ordering by keyboard", chromedp.KeyEvent("w"), chromedp.KeyEvent("p"))
+	if label := eval[string](t, ctx, "document.activeElement.getAttribute('aria-label')"); !strings.HasSuffix(label, "order: north") {
+		t.Fatalf("after w my unit is read out as %q", label)
+	}
 	shot(t, ctx, "play-grid-royale-orders")
-	steps(t, ctx, "ending the turn", chromedp.Click(chromedp.CSS("#end-turn")))
+	steps(t, ctx, "ending the turn with Enter on the board", chromedp.KeyEvent(kb.Enter))
 	waitJS(t, ctx, "turn 1", "Arena.viewer.frames.length >= 2", 10*time.Second)
 	action := eval[string](t, ctx, "JSON.stringify(Arena.viewer.turns[0].seats.filter(function(s){return s.seat===0})[0].action)")
 	if !strings.Contains(action, "MOVE_N") || !strings.Contains(action, `"spawn":true`) {
@@ -359,6 +376,21 @@ func TestBrowserPlayGridRoyaleTurns(t *testing.T) {
 	if eval[bool](t, ctx, "document.getElementById('spawn').checked") {
 		t.Fatal("Spawn is still ticked after the turn that spawned")
 	}
+	waitJS(t, ctx, "my turn again", "Arena.viewer.prompt >= 0 && Arena.viewer.index === Arena.viewer.frames.length - 1", 10*time.Second)
+	if now := eval[string](t, ctx, "document.getElementById('board-words').textContent"); now == words || !strings.Contains(now, "Turn 1 of 400") {
+		t.Fatalf("the board in words after turn 1: %q", now)
+	}
+	moved := eval[string](t, ctx, "document.querySelector('#movelist li[data-turn=\"1\"]').textContent")
+	if !regexp.MustCompile(`You: unit \d+ north, spawned unit \d+`).MatchString(moved) {
+		t.Fatalf("turn 1 in the move list: %q", moved)
+	}
+	// The unit went north and the new one is on the base below it: the
+	// arrow keys on the board move between them, and do not step the replay.
+	first := eval[string](t, ctx, "document.activeElement.getAttribute('data-unit')")
+	steps(t, ctx, "to the unit below", chromedp.KeyEvent(kb.ArrowDown))
+	waitJS(t, ctx, "the other unit focused and selected", "document.activeElement.matches('#board .unit.mine.sel') && document.activeElement.getAttribute('data-unit') !== '"+first+"'", 5*time.Second)
+	steps(t, ctx, "and back up", chromedp.KeyEvent(kb.ArrowUp))
+	waitJS(t, ctx, "the first unit again", "document.activeElement.getAttribute('data-unit') === '"+first+"' && Arena.viewer.index === Arena.viewer.frames.length - 1", 5*time.Second)
 	// Repeat: every turn ends on its own with the last orders, and no spawn.
 	steps(t, ctx, "stopping the unit", chromedp.KeyEvent("x"), chromedp.Click(chromedp.CSS("#repeat")))
 	waitJS(t, ctx, "ten turns on repeat", "Arena.viewer.frames.length >= 12", 30*time.Second)
