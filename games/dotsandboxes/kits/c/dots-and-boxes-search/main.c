@@ -280,6 +280,11 @@ typedef struct {
 #define LOONY_BITS 12
 #define LOONY_SIZE (1u << LOONY_BITS)
 
+/* The leaf cache: loony values by position (loony_value), 2^LEAF_BITS
+ * entries, direct-mapped; 0, the empty board, is never a loony position. */
+#define LEAF_BITS 12
+#define LEAF_SIZE (1u << LEAF_BITS)
+
 /* A shape is a multiset of chains and loops, sorted, largest first: a byte
  * per component, loops with the high bit, zeros after the last. */
 typedef union {
@@ -293,8 +298,11 @@ static struct {
     TTEntry *tt, *near_tt;
     int nodes, budget, aborted, inexact, quiet, small_gifts;
     long long searched; /* nodes of this move, every attempt counted */
+    unsigned ticks;     /* calls of stop_now */
     uint64_t loony_key[LOONY_SIZE];
     int8_t loony_val[LOONY_SIZE];
+    uint64_t leaf_key[LEAF_SIZE];
+    int8_t leaf_val[LEAF_SIZE];
     int loony_stopped;
     /* metered: a wasm build, whose stop is the fuel (stop_now). */
     int metered;
@@ -306,11 +314,22 @@ static struct {
  * the bot never runs dry, and fuel counts are the same on every machine, so
  * a replay reruns it move for move. */
 #define FUEL_RESERVE 2500000LL
-#define MAX_SPEND 5000000LL
+/* MAX_SPEND: the most one move spends. The tank gains 5,000,000 at each
+ * observation, the opponent's turns too, where this bot answers at once,
+ * so a move can spend about twice a turn's fuel, game after game, and
+ * still keep the reserve. */
+#ifndef MAX_SPEND
+#define MAX_SPEND 10000000LL
+#endif
+#ifndef ATTEMPT_SHARE
+#define ATTEMPT_SHARE 60 /* percent of the move's fuel an attempt may spend */
+#endif
 static long long move_start, spend_limit;
 
 static int stop_now(void) {
-    if (!s.metered)
+    /* Asking the tank is a host call of 257 fuel, the price of a tenth of a
+     * node: it is asked every 16th time. */
+    if (!s.metered || (++s.ticks & 15) != 0)
         return 0;
     long long left = arena_fuel_left();
     return left < FUEL_RESERVE || move_start - left > spend_limit;
@@ -559,7 +578,7 @@ static int shape_of(const Board *b, Shape *sh) {
         if (twice && size[best] >= 4)
             is_loop[best] = 1;
     }
-    memset(sh, 0, sizeof *sh);
+    sh->w[0] = sh->w[1] = sh->w[2] = sh->w[3] = 0;
     for (int a = 0; a < arms; a++)
         sh->c[n++] = (uint8_t)(size[a] | (is_loop[a] ? LOOP_BIT : 0));
     for (int i = 0; i < extra; i++)
@@ -602,7 +621,8 @@ static int loony_value_of(const Shape *sh, int n) {
     for (int i = 0; i < n; i++) {
         if (i > 0 && sh->c[i] == sh->c[i - 1])
             continue;
-        Shape rest = *sh;
+        Shape rest;
+        rest.w[0] = sh->w[0], rest.w[1] = sh->w[1], rest.w[2] = sh->w[2], rest.w[3] = sh->w[3];
         for (int j = i; j < n - 1; j++)
             rest.c[j] = sh->c[j + 1];
         rest.c[n - 1] = 0;
@@ -627,11 +647,21 @@ static int loony_value_of(const Shape *sh, int n) {
 /* loony_value is the simple loony value of a position with no safe edge; a
  * stop inside the memo's work aborts the search. */
 static int loony_value(const Board *b) {
+    /* The search meets the same leaves again and again: their values are
+     * kept by position (the drawn edges, which decide the shape), so that
+     * shape_of, the dearest part of a leaf, runs once for each. */
+    unsigned slot = (unsigned)(mix_key(b->drawn) & (LEAF_SIZE - 1));
+    if (s.leaf_key[slot] == b->drawn)
+        return s.leaf_val[slot];
     Shape sh;
     int n = shape_of(b, &sh);
     int v = loony_value_of(&sh, n);
-    if (s.loony_stopped)
+    if (s.loony_stopped) {
         s.aborted = 1;
+        return v;
+    }
+    s.leaf_key[slot] = b->drawn;
+    s.leaf_val[slot] = (int8_t)v;
     return v;
 }
 
@@ -849,13 +879,18 @@ static Edge root(const Board *b, const Edge *moves, int n, int depth) {
  * goes back to the iterative deepening that follows. */
 static Edge attempt(const Board *b, const Edge *moves, int n, int nodes) {
     int budget = s.budget;
+    long long limit = spend_limit;
     s.budget = nodes;
+    /* A wasm build gives the attempt a share of the move's fuel instead. */
+    spend_limit = limit * ATTEMPT_SHARE / 100;
     s.inexact = 0;
     Edge e = root(b, moves, n, NUM_EDGES);
+    spend_limit = limit;
     if (e != NO_EDGE && !s.inexact)
         return e;
     s.nodes = 0;
     s.budget = budget;
+    s.loony_stopped = 0;
     return NO_EDGE;
 }
 
@@ -947,10 +982,15 @@ static Edge best_move(const Board *b) {
 #define KIT_NODES 2000
 #endif
 
-/* The level: builtin:search's engine with the Go kit's level (its node
- * budget aside): sacrifices of one or two boxes while safe edges remain,
- * quiet search up to 12 safe edges. */
-static const Level kit_level = {.nodes = KIT_NODES, .sacrifices = 1, .quiet = 12};
+/* The level: builtin:search's (hard) level as far as the fuel goes:
+ * sacrifices of any size at any time, quiet search up to 30 safe edges,
+ * one playout an estimate. Its attempts to the end (exact_nodes,
+ * near_nodes) are left off: in a move's fuel they do not finish early
+ * enough in the game to pay for what they cost when they do not. */
+#ifndef KIT_LEVEL
+#define KIT_LEVEL {.nodes = KIT_NODES, .sacrifices = 1, .quiet = 30, .playouts = 1, .all_gifts = NUM_EDGES}
+#endif
+static const Level kit_level = KIT_LEVEL;
 
 static void append_action(char *out, size_t size, Edge e) {
     if (e == NO_EDGE) {
@@ -972,6 +1012,10 @@ int main(void) {
     if (s.metered) {
         /* Fuel is the budget: no node count stops a wasm build. */
         s.lv.nodes = s.lv.late_nodes = INT_MAX;
+        if (s.lv.exact_nodes > 0)
+            s.lv.exact_nodes = INT_MAX;
+        if (s.lv.near_nodes > 0)
+            s.lv.near_nodes = INT_MAX;
     }
     for (char *obs; (obs = arena_read_line()) != NULL;) {
         long long h[NUM_H], v[NUM_V];
