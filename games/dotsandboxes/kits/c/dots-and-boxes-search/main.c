@@ -714,6 +714,19 @@ static int estimate(const Board *b, uint64_t safe) {
 
 static int node(const Board *b, int depth, int alpha, int beta);
 
+/* to_front moves e, if it is among the n moves, to the front, keeping the
+ * order of the others. */
+static void to_front(Edge *moves, int n, Edge e) {
+    for (int i = 0; i < n; i++) {
+        if (moves[i] == e) {
+            for (int j = i; j > 0; j--)
+                moves[j] = moves[j - 1];
+            moves[0] = e;
+            return;
+        }
+    }
+}
+
 /* child is the value, to the mover of b, of playing e. */
 static int child(const Board *b, Edge e, int depth, int alpha, int beta) {
     Board after = *b;
@@ -794,16 +807,8 @@ static int node(const Board *b, int depth, int alpha, int beta) {
     } else {
         n = append_choices(moves, 0, b, safe, unsafe);
     }
-    if (tt_move != NO_EDGE) {
-        for (int i = 0; i < n; i++) {
-            if (moves[i] == tt_move) {
-                for (int j = i; j > 0; j--)
-                    moves[j] = moves[j - 1];
-                moves[0] = tt_move;
-                break;
-            }
-        }
-    }
+    if (tt_move != NO_EDGE)
+        to_front(moves, n, tt_move);
     int was_inexact = s.inexact;
     s.inexact = 0;
     int alpha0 = alpha, best = -NUM_BOXES - 1;
@@ -924,14 +929,7 @@ static Edge deepen(const Board *b, Edge *moves, int n) {
         best = e;
         /* Searching the previous best first makes the next iteration
          * cheaper. */
-        for (int i = 0; i < n; i++) {
-            if (moves[i] == e) {
-                for (int j = i; j > 0; j--)
-                    moves[j] = moves[j - 1];
-                moves[0] = e;
-                break;
-            }
-        }
+        to_front(moves, n, e);
         if (!s.inexact)
             break;
     }
