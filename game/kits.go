@@ -41,7 +41,7 @@ type LadderGame interface {
 type LadderEntry struct {
 	Name string // the house bot (HouseBotInfo.Name) the entry plays
 	// Kit, when set, is the starter kit (its path in Kits, such as
-	// "go/dots-and-boxes-search") whose own build plays the entry, rather
+	// "c/dots-and-boxes-search") whose own build plays the entry, rather
 	// than the native house bot behind the game's house module.
 	Kit string
 }

@@ -63,7 +63,8 @@ four_player() {
 # game, challenger, opponent and extra flags ("--players 4" plays the
 # challenger against three copies, see four_player; "half" plays half as
 # many boards). A bot is a house bot's name, a full SPEC, or kit:LANG/KIT,
-# the game's Go kit games/<g>/kits/LANG/KIT built for the platform.
+# the game's kit games/<g>/kits/LANG/KIT (Go or C) built for the platform
+# as its README says.
 pairings=()
 declare -A gamedir
 for f in games/*/strength.txt; do
@@ -80,6 +81,10 @@ fi
 # spec GAME BOT: the SPEC of BOT, building a kit: bot first.
 spec() {
   case $2 in
+  kit:c/*)
+    local kit=${2#kit:} wasm=$out/$1-c-${2##*/}.wasm
+    [[ -f "$wasm" ]] || clang --target=wasm32-wasi --sysroot=/usr -O2 -o "$wasm" "./${gamedir[$1]}/kits/$kit/main.c"
+    echo "wasm:$wasm" ;;
   kit:*)
     local kit=${2#kit:} wasm=$out/$1-${2##*/}.wasm
     [[ -f "$wasm" ]] || GOOS=wasip1 GOARCH=wasm go build -trimpath -o "$wasm" "./${gamedir[$1]}/kits/$kit"

@@ -13,12 +13,13 @@ import (
 )
 
 // Ladder lists the house bots on the rated ladder, weakest first; the
-// strongest is the search starter kit, builtin:search's engine thinking
-// until its fuel is spent.
+// strongest is the C search kit, builtin:search's engine ported to C,
+// thinking until its fuel is spent: C's wasm output spends a small part of
+// the fuel Go's does on the same search (docs/bots-strength.md).
 func (Game) Ladder() []game.LadderEntry {
 	return []game.LadderEntry{
 		{Name: "random"}, {Name: "greedy"}, {Name: "beginner"}, {Name: "chains"}, {Name: "search-easy"},
-		{Name: "search", Kit: "go/dots-and-boxes-search"},
+		{Name: "search", Kit: "c/dots-and-boxes-search"},
 	}
 }
 

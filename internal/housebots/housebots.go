@@ -16,8 +16,9 @@
 //     into its copy of the module, so a game commits one build, not one per
 //     bot.
 //   - <kit>.wasm.gz is a starter kit's own build, for an entry a kit plays
-//     (game.LadderEntry.Kit), such as Dots and Boxes' search kit:
-//     builtin:search's engine, thinking until the turn's fuel is spent.
+//     (game.LadderEntry.Kit), such as Dots and Boxes' C search kit:
+//     builtin:search's engine, thinking until the turn's fuel is spent. A
+//     Go kit is built with go build, a C kit ("c/...") with clang.
 package housebots
 
 import (
@@ -102,7 +103,10 @@ func Builds() []modbuild.Build {
 		house := packagePath(g) + "/house"
 		out = append(out, modbuild.Build{Game: g.Info().ID, File: game.HouseModule, Package: house, Dir: house})
 		for _, e := range g.Ladder() {
-			if e.Kit != "" {
+			switch {
+			case strings.HasPrefix(e.Kit, "c/"):
+				out = append(out, modbuild.Build{Game: g.Info().ID, File: game.KitModule(e.Kit), Package: packagePath(g), Dir: house, C: "kits/" + e.Kit})
+			case e.Kit != "":
 				out = append(out, modbuild.Build{Game: g.Info().ID, File: game.KitModule(e.Kit), Package: packagePath(g) + "/kits/" + e.Kit, Dir: house})
 			}
 		}

@@ -31,7 +31,7 @@ func TestModulesAreFresh(t *testing.T) {
 	}
 	for _, b := range housebots.Builds() {
 		t.Run(b.Game+"/"+b.File, func(t *testing.T) {
-			fresh, err := modbuild.Compile(context.Background(), root, b.Package)
+			fresh, err := b.Module(context.Background(), root)
 			if err != nil {
 				t.Fatal(err)
 			}

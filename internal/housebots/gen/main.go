@@ -48,7 +48,7 @@ func run() error {
 		builds = mine
 	}
 	for _, b := range builds {
-		wasm, err := modbuild.Compile(context.Background(), root, b.Package)
+		wasm, err := b.Module(context.Background(), root)
 		if err != nil {
 			return err
 		}

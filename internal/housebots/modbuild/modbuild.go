@@ -16,12 +16,28 @@ import (
 // A Build is one committed module of a game (housebots.Builds lists them):
 // the Go package it is built from and the package whose folder holds it
 // (the game's house/, embedded by the game), both import paths, and its file
-// name there.
+// name there. A C kit's module is built from the folder C inside Package's
+// (Package is then the game's package), with clang as the kit's README says.
 type Build struct {
 	Game    string // the game's id
 	File    string
 	Package string
 	Dir     string
+	C       string // a C kit's folder, relative to Package's, such as "kits/c/x"
+}
+
+// Module builds b's module from its sources.
+func (b Build) Module(ctx context.Context, root string) ([]byte, error) {
+	if b.C == "" {
+		return Compile(ctx, root, b.Package)
+	}
+	cmd := exec.Command("go", "list", "-f", "{{.Dir}}", b.Package)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list %s: %w", b.Package, err)
+	}
+	return CompileC(ctx, filepath.Join(string(bytes.TrimSpace(out)), filepath.FromSlash(b.C)))
 }
 
 // Path is where b's module is committed, under root (the repository's root).
@@ -58,6 +74,30 @@ func Compile(ctx context.Context, root, pkg string) ([]byte, error) {
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("go build %s: %v\n%s", pkg, err, stderr.String())
+	}
+	return os.ReadFile(out)
+}
+
+// CFlags are the flags a C kit is built with, its README's: nothing of the
+// machine goes into the module (no debug information, no paths), so the
+// same sources give the same bytes with the same clang and wasi-libc.
+var CFlags = []string{"--target=wasm32-wasi", "--sysroot=/usr", "-O2"}
+
+// CompileC builds the C kit in dir (its main.c) for the platform with clang
+// and returns the module.
+func CompileC(ctx context.Context, dir string) ([]byte, error) {
+	tmp, err := os.MkdirTemp("", "housebots-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "bot.wasm")
+	cmd := exec.CommandContext(ctx, "clang", append(CFlags, "-o", out, "main.c")...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("clang %s: %v\n%s", dir, err, stderr.String())
 	}
 	return os.ReadFile(out)
 }
