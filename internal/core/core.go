@@ -45,7 +45,9 @@ type Platform interface {
 	// Upload checks and stores a module as a new version of the account's
 	// named bot, held to lim (a *store.LimitError when over), and runs its
 	// smoke match; errors of type *Error are the uploader's to fix.
-	Upload(ctx context.Context, acc store.Account, game, name string, wasm []byte, lim store.UploadLimits) (store.Bot, store.Version, error)
+	// report, when not nil, is told each step of the check as it happens
+	// (UploadStep), from the calling goroutine.
+	Upload(ctx context.Context, acc store.Account, game, name string, wasm []byte, lim store.UploadLimits, report func(UploadStep)) (store.Bot, store.Version, error)
 	// Challenge schedules an unrated match between active bots.
 	Challenge(ctx context.Context, game string, bots []int64, seed uint64) (int64, error)
 	// Live returns the turns of a running match so far (nil when they are
