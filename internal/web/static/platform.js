@@ -275,7 +275,7 @@
           h('thead', null, [h('tr', null, [h('th', { scope: 'col', text: 'Turn' }), h('th', { scope: 'col', text: 'Status' }), h('th', { scope: 'col', text: 'Fuel' }), h('th', { scope: 'col', text: 'Answer' })])]),
           answers]);
         verdict = h('div', { id: 'nb-verdict' });
-        [steps, table, progress, verdict].forEach(function (e) { out.appendChild(e); });
+        [steps, progress, verdict, table].forEach(function (e) { out.appendChild(e); });
       };
       var step = function (text) { steps.appendChild(h('li', { text: text })); };
       // onStep draws one event of the upload's stream (docs/api.md,
