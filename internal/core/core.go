@@ -56,6 +56,11 @@ type Platform interface {
 	// Workers lists the matches this process runs at once and the workers
 	// that joined from other machines.
 	Workers() (local int, joined []jobs.WorkerInfo)
+	// AdminWorkers lists every worker that lost a vote or runs now, by
+	// name; ClearWorker puts one back in rotation, its strikes cleared
+	// (false when no worker of that name lost a vote).
+	AdminWorkers() []AdminWorker
+	ClearWorker(name string) (bool, error)
 }
 
 // Error is a refusal with an HTTP status and a message for the user.
@@ -87,6 +92,9 @@ type Options struct {
 	// (DefaultUploadsPerDay, DefaultBotsPerGame). CheckUpload applies them
 	// before a module is read; the Platform holds uploads to them.
 	UploadsPerDay, BotsPerGame int
+	// Admins are the accounts (by id) that see the operator's pages on
+	// the site (IsAdmin).
+	Admins []int64
 }
 
 // The per-account upload limits' defaults. Each upload is compiled, tried

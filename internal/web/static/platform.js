@@ -458,6 +458,13 @@
       if (!m || !m.handle) return;
       document.getElementById('acc-handle').textContent = String(m.handle);
       document.getElementById('acc-page').href = '/players/' + encodeURIComponent(String(m.handle).replace(/^@/, ''));
+      // The operator's page is linked for operators only: for anyone else
+      // it is a 403, which no page links.
+      var logoutBtn = document.getElementById('logout');
+      if (m.admin && !document.getElementById('acc-admin')) {
+        logoutBtn.parentNode.insertBefore(h('a', { cls: 'btn', id: 'acc-admin', href: '/admin', text: 'Workers (operator)' }), logoutBtn);
+        logoutBtn.parentNode.insertBefore(document.createTextNode(' '), logoutBtn);
+      }
       var list = document.getElementById('acc-bots'); clear(list);
       (m.bots || []).forEach(function (b) { list.appendChild(botItem(b)); });
       if (!list.firstChild) list.appendChild(h('li', null, ['No bots yet: ', h('a', { href: '/bots/new', text: 'upload one' }), '.']));
