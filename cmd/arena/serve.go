@@ -39,6 +39,7 @@ type serveCmd struct {
 	Challenges    int      `name:"challenges-per-minute" default:"10" hidden:"" help:"Challenges one account may ask for in a minute (scripts/scaling.sh raises it)."`
 	UploadsPerDay int      `name:"uploads-per-day" default:"50" help:"Versions one account may upload in 24 hours (refused ones count: each is compiled and tried)."`
 	BotsPerGame   int      `name:"bots-per-game" default:"10" help:"Bots one account may have for each game (a bot counts once a version of it is accepted or being checked, retired ones too)."`
+	Admins        []string `name:"admin" placeholder:"HANDLE" help:"Accounts (handles, comma-separated or repeated) that see the site's operator page, /admin: the workers' strikes and clearing one. Each must have signed up already (docs/security.md)."`
 	TrustProxy    int      `name:"trust-proxy" default:"0" placeholder:"N" help:"Behind N reverse proxies that append the caller's address to X-Forwarded-For, count rate limits by the address the outermost one saw (docs/deploy.md). 0: the connection's address."`
 }
 
@@ -76,7 +77,7 @@ func (c *serveCmd) Run() error {
 		return site, err
 	}
 	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: db, Workers: c.Workers, MatchNice: c.MatchNice, Rest: c.Rest, AckWait: c.AckWait, Log: log, Site: newSite, Games: c.Games, TrustedProxies: c.TrustProxy, ChallengesPerMinute: c.Challenges,
-		UploadsPerDay: c.UploadsPerDay, BotsPerGame: c.BotsPerGame,
+		UploadsPerDay: c.UploadsPerDay, BotsPerGame: c.BotsPerGame, Admins: c.Admins,
 		NATS: server.NATSOptions{Listen: c.NATSListen, TLSCert: c.NATSTLSCert, TLSKey: c.NATSTLSKey, URL: c.NATS, Creds: c.NATSCreds, Replicas: c.NATSReplicas, NoWorkers: c.NoWorkers, CheckEvery: c.CheckEvery}})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

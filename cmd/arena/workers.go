@@ -43,7 +43,7 @@ func (c *workersListCmd) Run() error {
 	if err := c.call(http.MethodGet, "/api/v1/admin/workers", &out); err != nil {
 		return err
 	}
-	fmt.Printf("%-24s %-8s %-16s %s\n", "WORKER", "STRIKES", "STATE", "RUNNING AS")
+	fmt.Printf("%-24s %-8s %-16s %-20s %s\n", "WORKER", "STRIKES", "STATE", "LAST SEEN", "RUNNING AS")
 	for _, w := range out.Workers {
 		state := "in rotation"
 		if w.Held {
@@ -53,7 +53,11 @@ func (c *workersListCmd) Run() error {
 		if ids == "" {
 			ids = "-"
 		}
-		fmt.Printf("%-24s %-8s %-16s %s\n", string(escapeControls([]byte(w.Name))), fmt.Sprintf("%d/%d", w.Strikes, out.StrikesOut), state, string(escapeControls([]byte(ids))))
+		seen := "-"
+		if w.LastSeen != nil {
+			seen = w.LastSeen.UTC().Format("2006-01-02 15:04:05")
+		}
+		fmt.Printf("%-24s %-8s %-16s %-20s %s\n", string(escapeControls([]byte(w.Name))), fmt.Sprintf("%d/%d", w.Strikes, out.StrikesOut), state, seen, string(escapeControls([]byte(ids))))
 	}
 	return nil
 }

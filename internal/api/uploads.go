@@ -3,10 +3,13 @@ package api
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/arenabots/arena/internal/core"
@@ -48,11 +51,90 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, status, err := a.c.Upload(r.Context(), c, game, name, wasm)
+	if wantsStream(r) {
+		return a.streamUpload(w, r, c, game, name, wasm)
+	}
+	out, status, err := a.c.Upload(r.Context(), c, game, name, wasm, nil)
 	if err != nil {
 		return err
 	}
 	writeJSON(w, status, out)
+	return nil
+}
+
+// wantsStream says whether an upload asks for its check as server-sent
+// events (Accept: text/event-stream) rather than one JSON answer.
+func wantsStream(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
+		if mt, _, err := mime.ParseMediaType(strings.TrimSpace(part)); err == nil && mt == "text/event-stream" {
+			return true
+		}
+	}
+	return false
+}
+
+// uploadVerdict is a streamed upload's last event: the answer's status
+// and the body a plain upload answers with it.
+type uploadVerdict struct {
+	Status int `json:"status"`
+	core.UploadJSON
+}
+
+// streamKeepAlive is how often a quiet upload stream (a compile, a smoke
+// match waiting for a worker) gets a comment line, so that a proxy does not
+// take it for a dead connection.
+const streamKeepAlive = 15 * time.Second
+
+// streamUpload runs an authenticated upload whose module has arrived,
+// answering 200 with its check as server-sent events: a step event as each
+// happens (core.UploadStep: compiling, compiled, smoke, running,
+// restarted, answer, progress), then `verdict`, the status and body a
+// plain upload answers. The stream is the upload's own request, held to
+// its limits and to the write deadline set when the module arrived; the
+// bot's answers in it are cut (core.MaxStepAnswers, core.MaxStepAnswer)
+// and JSON-encoded, so no answer can end an event or start another.
+func (a *API) streamUpload(w http.ResponseWriter, r *http.Request, c core.Caller, game, name string, wasm []byte) error {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		return Errorf(http.StatusNotImplemented, "streaming is not supported here")
+	}
+	start := time.Now()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	var mu sync.Mutex
+	send := func(event string, v any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, mustJSON(v))
+		flusher.Flush()
+	}
+	quiet := make(chan struct{})
+	defer close(quiet)
+	go func() {
+		ping := time.NewTicker(streamKeepAlive)
+		defer ping.Stop()
+		for {
+			select {
+			case <-quiet:
+				return
+			case <-ping.C:
+				mu.Lock()
+				io.WriteString(w, ": checking\n\n")
+				flusher.Flush()
+				mu.Unlock()
+			}
+		}
+	}()
+	out, status, err := a.c.Upload(r.Context(), c, game, name, wasm, func(st core.UploadStep) { send(st.Stage, st) })
+	if err != nil {
+		e := a.refusal(r, err, start)
+		if e == nil {
+			return nil // the uploader went away
+		}
+		out, status = core.UploadJSON{Error: e.Msg}, e.Status
+	}
+	send("verdict", uploadVerdict{Status: status, UploadJSON: out})
 	return nil
 }
 

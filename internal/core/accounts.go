@@ -210,6 +210,9 @@ type MeJSON struct {
 	Handle string    `json:"handle"`
 	Bots   []BotJSON `json:"bots"`
 	CSRF   string    `json:"csrf,omitempty"`
+	// Admin is set for an operator of the server (IsAdmin): the site
+	// links its /admin page.
+	Admin bool `json:"admin,omitempty"`
 }
 
 // Me is the caller's account.
@@ -221,5 +224,5 @@ func (c *Core) Me(ctx context.Context, who Caller) (MeJSON, error) {
 	if err != nil {
 		return MeJSON{}, err
 	}
-	return MeJSON{Handle: "@" + who.Account.Handle, Bots: botsJSON(bots), CSRF: who.CSRF}, nil
+	return MeJSON{Handle: "@" + who.Account.Handle, Bots: botsJSON(bots), CSRF: who.CSRF, Admin: c.IsAdmin(who)}, nil
 }

@@ -45,7 +45,9 @@ type Platform interface {
 	// Upload checks and stores a module as a new version of the account's
 	// named bot, held to lim (a *store.LimitError when over), and runs its
 	// smoke match; errors of type *Error are the uploader's to fix.
-	Upload(ctx context.Context, acc store.Account, game, name string, wasm []byte, lim store.UploadLimits) (store.Bot, store.Version, error)
+	// report, when not nil, is told each step of the check as it happens
+	// (UploadStep), from the calling goroutine.
+	Upload(ctx context.Context, acc store.Account, game, name string, wasm []byte, lim store.UploadLimits, report func(UploadStep)) (store.Bot, store.Version, error)
 	// Challenge schedules an unrated match between active bots.
 	Challenge(ctx context.Context, game string, bots []int64, seed uint64) (int64, error)
 	// Live returns the turns of a running match so far (nil when they are
@@ -54,6 +56,11 @@ type Platform interface {
 	// Workers lists the matches this process runs at once and the workers
 	// that joined from other machines.
 	Workers() (local int, joined []jobs.WorkerInfo)
+	// AdminWorkers lists every worker that lost a vote or runs now, by
+	// name; ClearWorker puts one back in rotation, its strikes cleared
+	// (false when no worker of that name lost a vote).
+	AdminWorkers() []AdminWorker
+	ClearWorker(name string) (bool, error)
 }
 
 // Error is a refusal with an HTTP status and a message for the user.
@@ -85,6 +92,9 @@ type Options struct {
 	// (DefaultUploadsPerDay, DefaultBotsPerGame). CheckUpload applies them
 	// before a module is read; the Platform holds uploads to them.
 	UploadsPerDay, BotsPerGame int
+	// Admins are the accounts (by id) that see the operator's pages on
+	// the site (IsAdmin).
+	Admins []int64
 }
 
 // The per-account upload limits' defaults. Each upload is compiled, tried

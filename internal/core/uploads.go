@@ -35,6 +35,36 @@ type UploadJSON struct {
 	Note string `json:"note,omitempty"`
 }
 
+// UploadStep is one step of an upload's check, told as it happens (a
+// streamed upload, docs/api.md): Stage is what happened; the other fields
+// are those the stage has. Answer is the uploaded bot's own answer line,
+// attacker text: cut to MaxStepAnswer bytes, for the page to show as text.
+type UploadStep struct {
+	// Stage is one of: compiling, compiled, smoke (its match is made and
+	// waits for a worker), running (its first turn arrived), restarted (a
+	// worker died and another started it again), answer (one of the bot's
+	// first MaxStepAnswers answers), progress (the turns played so far).
+	Stage    string `json:"stage"`
+	Message  string `json:"message,omitempty"`
+	Match    int64  `json:"match,omitempty"`
+	Opponent string `json:"opponent,omitempty"`
+	Turn     int    `json:"turn,omitempty"`
+	Status   string `json:"status,omitempty"`
+	Fuel     int64  `json:"fuel,omitempty"`
+	Answer   string `json:"answer,omitempty"`
+	// AnswerLen is the answer's length in bytes when Answer was cut, or
+	// when the answer is not UTF-8 (and Answer is empty).
+	AnswerLen int    `json:"answer_len,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// The bounds of what a streamed upload tells of the smoke match: the first
+// answers in full, each cut to a line's worth; after them, the turn count.
+const (
+	MaxStepAnswers = 20
+	MaxStepAnswer  = 160
+)
+
 // uploadLimits are the per-account upload limits, as of now.
 func (c *Core) uploadLimits() store.UploadLimits {
 	return store.UploadLimits{PerDay: c.opt.UploadsPerDay, BotsPerGame: c.opt.BotsPerGame, Now: time.Now()}
@@ -62,8 +92,9 @@ func (c *Core) CheckUpload(ctx context.Context, who Caller, game, name string) e
 
 // Upload makes wasm a new version of the caller's bot name of game and
 // tells the HTTP status of the outcome: 201 active, 202 still being
-// checked, 422 refused (UploadJSON.Error says why), 200 unchanged.
-func (c *Core) Upload(ctx context.Context, who Caller, game, name string, wasm []byte) (UploadJSON, int, error) {
+// checked, 422 refused (UploadJSON.Error says why), 200 unchanged. report,
+// when not nil, is told each step of the check as it happens.
+func (c *Core) Upload(ctx context.Context, who Caller, game, name string, wasm []byte, report func(UploadStep)) (UploadJSON, int, error) {
 	if !who.LoggedIn() {
 		return UploadJSON{}, 0, ErrLogIn
 	}
@@ -72,7 +103,7 @@ func (c *Core) Upload(ctx context.Context, who Caller, game, name string, wasm [
 	} else if ok {
 		return same, http.StatusOK, nil
 	}
-	b, v, err := c.p.Upload(ctx, who.Account, game, name, wasm, c.uploadLimits())
+	b, v, err := c.p.Upload(ctx, who.Account, game, name, wasm, c.uploadLimits(), report)
 	var le *store.LimitError
 	if errors.As(err, &le) {
 		return UploadJSON{}, 0, limitRefusal(le)

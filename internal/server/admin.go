@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
@@ -13,6 +14,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/arenabots/arena/internal/core"
+	"github.com/arenabots/arena/internal/store"
 )
 
 // The operator's endpoints: the workers' standing in the determinism votes
@@ -44,11 +48,8 @@ func adminToken(dir string) (string, error) {
 }
 
 // AdminWorker is one worker in GET /api/v1/admin/workers: its standing,
-// and the ids it announces under now (none when it is not running).
-type AdminWorker struct {
-	WorkerStanding
-	IDs []string `json:"ids"`
-}
+// the ids it announces under now, and when it last did.
+type AdminWorker = core.AdminWorker
 
 func (s *Server) adminRoutes(mux *http.ServeMux) error {
 	token, err := adminToken(s.opt.DataDir)
@@ -78,7 +79,7 @@ func (s *Server) adminRoutes(mux *http.ServeMux) error {
 		return http.StatusOK, struct {
 			StrikesOut int           `json:"strikes_out"`
 			Workers    []AdminWorker `json:"workers"`
-		}{StrikesOut, s.adminWorkers()}
+		}{StrikesOut, s.AdminWorkers()}
 	}))
 	mux.HandleFunc("POST /api/v1/admin/workers/{name}/clear", admin(func(w http.ResponseWriter, r *http.Request) (int, any) {
 		name := r.PathValue("name")
@@ -98,8 +99,9 @@ func (s *Server) adminRoutes(mux *http.ServeMux) error {
 	return nil
 }
 
-// adminWorkers merges the standings with the announcing workers.
-func (s *Server) adminWorkers() []AdminWorker {
+// AdminWorkers merges the standings with the announcing workers, by name
+// (core.Platform).
+func (s *Server) AdminWorkers() []AdminWorker {
 	byName := map[string]*AdminWorker{}
 	var out []AdminWorker
 	for _, st := range s.rota.list() {
@@ -116,6 +118,9 @@ func (s *Server) adminWorkers() []AdminWorker {
 			byName[name] = w
 		}
 		w.IDs = append(w.IDs, info.ID)
+		if seen := info.LastSeen.UTC(); w.LastSeen == nil || seen.After(*w.LastSeen) {
+			w.LastSeen = &seen
+		}
 	}
 	for _, w := range byName {
 		if w.Disagreed == nil {
@@ -125,6 +130,30 @@ func (s *Server) adminWorkers() []AdminWorker {
 	}
 	slices.SortFunc(out, func(a, b AdminWorker) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// ClearWorker puts a worker back in rotation with no strikes (core.Platform).
+func (s *Server) ClearWorker(name string) (bool, error) { return s.rota.clear(name) }
+
+// resolveAdmins finds the accounts Options.Admins names. Each must exist
+// already: a handle named before its account is made would go to whoever
+// signs it up first.
+func (s *Server) resolveAdmins(ctx context.Context) ([]int64, error) {
+	var ids []int64
+	for _, h := range s.opt.Admins {
+		h = strings.TrimPrefix(strings.TrimSpace(h), "@")
+		if h == core.HouseHandle {
+			return nil, fmt.Errorf("--admin %s: the house account cannot log in", h)
+		}
+		acc, err := s.store.AccountByHandle(ctx, h)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("--admin %s: no such account; sign it up on the site first, then start the server with --admin", quoteName(h))
+		} else if err != nil {
+			return nil, fmt.Errorf("--admin %s: %w", quoteName(h), err)
+		}
+		ids = append(ids, acc.ID)
+	}
+	return ids, nil
 }
 
 func errorBody(msg string) any {

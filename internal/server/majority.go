@@ -15,6 +15,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/arenabots/arena/internal/core"
 	"github.com/arenabots/arena/internal/jobs"
 	"github.com/arenabots/arena/internal/store"
 )
@@ -30,7 +31,7 @@ import (
 // restart does not clear them; the strikes are kept in DATA/workers.json.
 
 // StrikesOut is how many lost votes take a worker out of rotation.
-const StrikesOut = 3
+const StrikesOut = core.StrikesOut
 
 // rotationFile, in the data directory, keeps the workers' strikes.
 const rotationFile = "workers.json"
@@ -39,15 +40,7 @@ const rotationFile = "workers.json"
 const maxDisputes = 1000
 
 // WorkerStanding is a worker's record of lost votes.
-type WorkerStanding struct {
-	Name      string     `json:"name"`
-	Strikes   int        `json:"strikes"`
-	Held      bool       `json:"held"` // out of rotation
-	HeldSince *time.Time `json:"held_since,omitempty"`
-	// Disagreed are the matches where its run was the odd one out (the
-	// latest 20).
-	Disagreed []int64 `json:"disagreed"`
-}
+type WorkerStanding = core.WorkerStanding
 
 // dispute is a second run that differed, waiting for the third.
 type dispute struct {

@@ -29,8 +29,9 @@ var UploadWait = 90 * time.Second
 
 // Upload checks a module, stores it as a new version of the account's bot
 // (held to lim), and tries it in a smoke match against a house bot; only a
-// version that gives a majority of ok answers there is activated.
-func (s *Server) Upload(ctx context.Context, acc store.Account, game, name string, wasm []byte, lim store.UploadLimits) (store.Bot, store.Version, error) {
+// version that gives a majority of ok answers there is activated. report,
+// when not nil, is told each step as it happens (uploadsteps.go).
+func (s *Server) Upload(ctx context.Context, acc store.Account, game, name string, wasm []byte, lim store.UploadLimits, report func(core.UploadStep)) (store.Bot, store.Version, error) {
 	g, err := games.Lookup(game)
 	if err != nil {
 		return store.Bot{}, store.Version{}, core.Errorf(http.StatusNotFound, "no game %q", game)
@@ -39,6 +40,8 @@ func (s *Server) Upload(ctx context.Context, acc store.Account, game, name strin
 	if err != nil {
 		return store.Bot{}, store.Version{}, err
 	}
+	steps := &uploadSteps{report: report}
+	steps.tell(core.UploadStep{Stage: "compiling", Message: fmt.Sprintf("compiling the module (%d bytes) and checking its imports and limits", len(wasm))})
 	// The account's compile: one at a time, on its daily budget, under the
 	// upload's limit (sandbox/compilegate.go).
 	if _, err := rt.CompileWith(ctx, wasm, sandbox.CompileOptions{Owner: fmt.Sprintf("account %d", acc.ID), Upload: true}); err != nil {
@@ -57,6 +60,7 @@ func (s *Server) Upload(ctx context.Context, acc store.Account, game, name strin
 		}
 		return store.Bot{}, store.Version{}, err
 	}
+	steps.tell(core.UploadStep{Stage: "compiled", Message: "the module compiled and its imports and limits are within the sandbox's"})
 	sum := sha256.Sum256(wasm)
 	sha := hex.EncodeToString(sum[:])
 	d := rating.Default()
@@ -83,6 +87,9 @@ func (s *Server) Upload(ctx context.Context, acc store.Account, game, name strin
 	if err != nil {
 		return b, v, err
 	}
+	// Following the match before it is published: no turn is missed.
+	turns, stop := steps.follow(s.live, id)
+	defer stop()
 	if err := s.store.SetSmokeMatch(ctx, v.ID, id); err != nil {
 		return b, v, err
 	}
@@ -93,10 +100,23 @@ func (s *Server) Upload(ctx context.Context, acc store.Account, game, name strin
 	if err := s.publish(ctx, m); err != nil {
 		return b, v, err
 	}
-	select {
-	case <-done:
-	case <-ctx.Done():
-	case <-time.After(UploadWait):
+	steps.tell(core.UploadStep{Stage: "smoke", Match: id, Opponent: "@" + core.HouseHandle + "/" + house.Name,
+		Message: fmt.Sprintf("smoke match %d against @%s/%s made: waiting for a worker", id, core.HouseHandle, house.Name)})
+	timeout := time.NewTimer(UploadWait)
+	defer timeout.Stop()
+wait:
+	for {
+		select {
+		case <-done:
+			steps.drain(turns)
+			break wait
+		case <-ctx.Done():
+			break wait
+		case <-timeout.C:
+			break wait
+		case t := <-turns:
+			steps.turn(t)
+		}
 	}
 	v, err = s.store.Version(context.WithoutCancel(ctx), v.ID)
 	if err != nil {

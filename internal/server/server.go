@@ -71,6 +71,10 @@ type Options struct {
 	// UploadsPerDay and BotsPerGame are the per-account upload limits
 	// (core.Options); zero for the defaults.
 	UploadsPerDay, BotsPerGame int
+	// Admins are the handles of the accounts that see the site's operator
+	// page (/admin: the workers' standing, clearing one); each must exist
+	// when the server starts. `arena serve --admin`.
+	Admins []string
 	// NATS is where workers on other machines join (scale.go).
 	NATS NATSOptions
 	// Now is the clock expired tokens and sessions, and replaced
@@ -170,8 +174,12 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	if err := s.adminRoutes(mux); err != nil {
 		return fail(err)
 	}
+	admins, err := s.resolveAdmins(ctx)
+	if err != nil {
+		return fail(err)
+	}
 	s.core = core.New(s.store, s, core.Options{Log: opt.Log, Games: games.All(), ChallengesPerMinute: opt.ChallengesPerMinute,
-		UploadsPerDay: opt.UploadsPerDay, BotsPerGame: opt.BotsPerGame})
+		UploadsPerDay: opt.UploadsPerDay, BotsPerGame: opt.BotsPerGame, Admins: admins})
 	s.api = api.New(s.core, api.Options{Log: opt.Log, TrustedProxies: opt.TrustedProxies})
 	mux.Handle("/api/", s.api)
 	if opt.Site != nil {

@@ -32,6 +32,9 @@ type Platform interface {
 	Match(ctx context.Context, id int64, withReplay bool) (core.MatchJSON, error)
 	Follow(ctx context.Context, id int64) (*core.Live, error)
 	MatchesPage(ctx context.Context, f store.MatchFilter) (core.Page, error)
+	IsAdmin(who core.Caller) bool
+	AdminWorkers(who core.Caller) ([]core.AdminWorker, error)
+	ClearWorker(who core.Caller, name string) error
 }
 
 // errNoPlatform answers a platform page on a site that was promised the

@@ -152,7 +152,7 @@ func (s *Site) routes() {
 	s.mux.HandleFunc("GET /arena", s.choose("arena", "Arena", "Arena of live and finished matches"))
 	s.mux.HandleFunc("GET /leaderboard", s.choose("leaderboard", "Leaderboard", "leaderboard"))
 	if !s.opts.Service {
-		for _, p := range []string{"/arena/{game}", "/bots/new", "/leaderboard/{game}", "/account", "/players/{handle}", "/bots/{id}", "/matches/{id}"} {
+		for _, p := range []string{"/arena/{game}", "/bots/new", "/leaderboard/{game}", "/account", "/players/{handle}", "/bots/{id}", "/matches/{id}", "/admin"} {
 			s.mux.HandleFunc("GET "+p, s.needsService)
 		}
 		return
@@ -168,6 +168,8 @@ func (s *Site) routes() {
 	s.mux.HandleFunc("GET /matches/{id}/events", s.matchEvents)
 	s.mux.HandleFunc("GET /matches/{id}/replay.json", s.matchReplay)
 	s.mux.HandleFunc("GET /me.json", s.me)
+	s.mux.HandleFunc("GET /admin", s.adminPage)
+	s.mux.HandleFunc("POST /admin/clear", s.adminClear)
 }
 
 // readStatic reads the site's own files (static/), each with its ETag.

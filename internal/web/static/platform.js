@@ -248,19 +248,102 @@
           report(b, v);
         });
       };
+      // The upload's answer: the steps of its check, drawn as they come
+      // (#nb-steps, #nb-answers), then the verdict (#nb-verdict).
+      var verdict = null, steps = null, answers = null, progress = null;
       var report = function (b, v) {
-        clear(out);
+        clear(verdict);
         if (!v) return;
         var ok = v.state === 'active';
-        out.appendChild(h('p', { cls: ok ? 'ok-msg' : v.state === 'checking' ? '' : 'err-msg',
+        verdict.appendChild(h('p', { cls: ok ? 'ok-msg' : v.state === 'checking' ? '' : 'err-msg',
           text: ok ? 'Version ' + v.number + ' of ' + b.name + ' passed its smoke match and plays on the ladder.' :
             v.state === 'checking' ? 'Version ' + v.number + ' is being checked: it plays a smoke match against a house bot…' :
               'Version ' + v.number + ' was refused.' }));
-        if (v.message) out.appendChild(h('pre', { cls: 'code', text: String(v.message) }));
+        if (v.message) verdict.appendChild(h('pre', { cls: 'code', text: String(v.message) }));
         var links = h('p');
         links.appendChild(botLink(b.id, 'The bot\'s page'));
-        if (v.smoke_match) { links.appendChild(document.createTextNode(' · ')); links.appendChild(h('a', { href: '/matches/' + v.smoke_match, text: 'the smoke match\'s replay' })); }
-        out.appendChild(links);
+        if (v.smoke_match) { links.appendChild(document.createTextNode(' · ')); links.appendChild(h('a', { href: '/matches/' + encodeURIComponent(String(v.smoke_match)), text: 'the smoke match\'s replay' })); }
+        verdict.appendChild(links);
+      };
+      var startLive = function () {
+        clear(out);
+        steps = h('ol', { id: 'nb-steps' }, [h('li', { text: 'Sending the module…' })]);
+        progress = h('p', { id: 'nb-progress', cls: 'hint' });
+        answers = h('tbody');
+        var table = h('table', { id: 'nb-answers', cls: 'fields', hidden: '' }, [
+          h('caption', { text: 'The bot\'s first answers in its smoke match' }),
+          h('thead', null, [h('tr', null, [h('th', { scope: 'col', text: 'Turn' }), h('th', { scope: 'col', text: 'Status' }), h('th', { scope: 'col', text: 'Fuel' }), h('th', { scope: 'col', text: 'Answer' })])]),
+          answers]);
+        verdict = h('div', { id: 'nb-verdict' });
+        [steps, progress, verdict, table].forEach(function (e) { out.appendChild(e); });
+      };
+      var step = function (text) { steps.appendChild(h('li', { text: text })); };
+      // onStep draws one event of the upload's stream (docs/api.md,
+      // "Uploads"); every field is the server's or the bot's text, shown as
+      // text.
+      var onStep = function (name, d) {
+        switch (name) {
+          case 'compiling': case 'compiled': case 'running': case 'restarted': step(String(d.message || name)); break;
+          case 'smoke':
+            var li = h('li', null, ['Smoke match ', h('a', { href: '/matches/' + encodeURIComponent(String(d.match)), text: String(d.match) }),
+              ' against ' + String(d.opponent || 'a house bot') + ': waiting for a worker.']);
+            steps.appendChild(li); break;
+          case 'answer':
+            var ans = d.answer ? String(d.answer) + (d.answer_len ? '… (' + Number(d.answer_len) + ' bytes)' : '') : String(d.message || '');
+            if (d.reason) ans += (ans ? ' — ' : '') + String(d.reason);
+            document.getElementById('nb-answers').hidden = false;
+            answers.appendChild(h('tr', null, [h('td', { cls: 'num', text: String(Number(d.turn)) }),
+              h('td', null, [h('span', { cls: 'st st-' + String(d.status || '').replace(/[^a-z]/g, ''), text: String(d.status || '') })]),
+              h('td', { cls: 'num', text: Number(d.fuel || 0).toLocaleString() }), h('td', null, [h('code', { text: ans })])]));
+            progress.textContent = 'Turn ' + Number(d.turn) + ' played.'; break;
+          case 'progress': progress.textContent = 'Turn ' + Number(d.turn) + ' played.'; break;
+          case 'verdict':
+            if (d.version && d.bot) {
+              report(d.bot, d.version);
+              if (d.version.state === 'checking') poll(d.bot.id, d.version.id, 0);
+            } else {
+              clear(verdict); verdict.appendChild(h('p', { cls: 'err-msg', text: String(d.error || ('the server answered ' + d.status)) }));
+            }
+            api('GET', '/api/v1/me').then(function (m2) { if (m2) showMine(m2.bots || []); });
+            break;
+        }
+      };
+      // upload sends the form and reads its answer as server-sent events
+      // (a POST, which EventSource cannot make): a refusal before the check
+      // starts (a limit, a bad body) is a JSON error instead.
+      var upload = function (path, fd) {
+        var ended = false;
+        return fetch(path, { method: 'POST', credentials: 'same-origin', body: fd,
+          headers: { 'Accept': 'text/event-stream', 'X-CSRF-Token': m.csrf || '' } }).then(function (r) {
+          if ((r.headers.get('Content-Type') || '').indexOf('text/event-stream') !== 0 || !r.body) {
+            return r.text().then(function (t) {
+              var d = null; try { d = JSON.parse(t); } catch (e) { d = null; }
+              throw new Error(d && d.error ? String(d.error) : 'the server answered ' + r.status);
+            });
+          }
+          var reader = r.body.getReader(), dec = new TextDecoder(), buf = '';
+          var pump = function () {
+            return reader.read().then(function (chunk) {
+              buf += dec.decode(chunk.value || new Uint8Array(0), { stream: !chunk.done });
+              var i;
+              while ((i = buf.indexOf('\n\n')) >= 0) {
+                var block = buf.slice(0, i), name = 'message', data = '';
+                buf = buf.slice(i + 2);
+                block.split('\n').forEach(function (line) {
+                  if (line.indexOf('event: ') === 0) name = line.slice(7);
+                  else if (line.indexOf('data: ') === 0) data += line.slice(6);
+                });
+                if (!data) continue;
+                var d = null; try { d = JSON.parse(data); } catch (e) { continue; }
+                if (name === 'verdict') ended = true;
+                onStep(name, d);
+              }
+              if (chunk.done) { if (!ended) throw new Error('the connection ended before the verdict; the bot\'s page has it when the check ends'); return; }
+              return pump();
+            });
+          };
+          return pump();
+        });
       };
       form.addEventListener('submit', function (e) {
         e.preventDefault();
@@ -270,13 +353,12 @@
           [nameIn, !name ? 'Give the bot a name.' : !/^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/.test(name) ? 'Not a bot name: use 1 to 32 letters, digits, ., _ or -, starting with a letter or digit.' : ''],
           [fileIn, !file ? 'Choose the bot\'s .wasm file.' : file.size > max ? 'The file is ' + size(file.size) + '; a module may be at most ' + size(max) + '. Build it smaller (a release build, stripped).' : ''],
         ])) return;
-        clear(out); out.appendChild(h('p', { text: 'Uploading and checking…' }));
+        startLive();
+        var submit = document.getElementById('nb-submit');
+        submit.disabled = true;
         var fd = new FormData(); fd.append('csrf', m.csrf || ''); fd.append('file', file);
-        api('POST', '/api/v1/games/' + encodeURIComponent(g) + '/bots/' + encodeURIComponent(name), fd, m.csrf).then(function (d) {
-          report(d.bot, d.version);
-          if (d.version && d.version.state === 'checking') poll(d.bot.id, d.version.id, 0);
-          api('GET', '/api/v1/me').then(function (m2) { if (m2) showMine(m2.bots || []); });
-        }, function (err) { fail(out, err); });
+        upload('/api/v1/games/' + encodeURIComponent(g) + '/bots/' + encodeURIComponent(name), fd).then(function () { submit.disabled = false; },
+          function (err) { submit.disabled = false; clear(verdict); verdict.appendChild(h('p', { cls: 'err-msg', text: String(err.message || err) })); });
       });
     });
   }
@@ -376,6 +458,13 @@
       if (!m || !m.handle) return;
       document.getElementById('acc-handle').textContent = String(m.handle);
       document.getElementById('acc-page').href = '/players/' + encodeURIComponent(String(m.handle).replace(/^@/, ''));
+      // The operator's page is linked for operators only: for anyone else
+      // it is a 403, which no page links.
+      var logoutBtn = document.getElementById('logout');
+      if (m.admin && !document.getElementById('acc-admin')) {
+        logoutBtn.parentNode.insertBefore(h('a', { cls: 'btn', id: 'acc-admin', href: '/admin', text: 'Workers (operator)' }), logoutBtn);
+        logoutBtn.parentNode.insertBefore(document.createTextNode(' '), logoutBtn);
+      }
       var list = document.getElementById('acc-bots'); clear(list);
       (m.bots || []).forEach(function (b) { list.appendChild(botItem(b)); });
       if (!list.firstChild) list.appendChild(h('li', null, ['No bots yet: ', h('a', { href: '/bots/new', text: 'upload one' }), '.']));
