@@ -115,6 +115,7 @@ type Server struct {
 	seed    atomic.Uint64
 
 	seatBots seatBots // what each seat's bot plays (work.go)
+	created  created  // matches scheduled by this process (work.go)
 }
 
 // New opens everything the server needs; Run serves.
