@@ -2,10 +2,12 @@ package kits_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -97,4 +99,62 @@ func TestGoKitFuel(t *testing.T) {
 			t.Errorf("answers spent a median of %d fuel, want at most 300,000", m.Fuel.Median)
 		}
 	}
+}
+
+// TestGoKitVersion: every Go kit, written out as `arena new` writes it, is a
+// module of GoVersion that builds and passes go vet (whose stdversion check
+// finds a use of the standard library newer than the go.mod's release) for
+// the platform and natively; and GoVersion is what the kits need: at the
+// release before it, some kit does not build.
+func TestGoKitVersion(t *testing.T) {
+	var dirs []string
+	for _, g := range games.All() {
+		for _, k := range kits.Of(g) {
+			if k.Lang != "go" {
+				continue
+			}
+			dir := filepath.Join(t.TempDir(), k.Name)
+			if err := k.Write(dir); err != nil {
+				t.Fatal(err)
+			}
+			dirs = append(dirs, dir)
+		}
+	}
+	if len(dirs) == 0 {
+		t.Fatal("no Go kits")
+	}
+	goCmd := func(dir string, env []string, args ...string) ([]byte, error) {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), env...)
+		return cmd.CombinedOutput()
+	}
+	wasm := []string{"GOOS=wasip1", "GOARCH=wasm"}
+	for _, dir := range dirs {
+		mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err != nil || !strings.Contains(string(mod), "\ngo "+kits.GoVersion+"\n") {
+			t.Fatalf("%s: go.mod %q (%v), want one for go %s", dir, mod, err, kits.GoVersion)
+		}
+		for _, env := range [][]string{wasm, nil} {
+			if out, err := goCmd(dir, env, "vet", "."); err != nil {
+				t.Errorf("%s: go vet %v: %v\n%s", dir, env, err, out)
+			}
+		}
+	}
+	major, minor, ok := strings.Cut(kits.GoVersion, ".")
+	n, err := strconv.Atoi(minor)
+	if !ok || err != nil {
+		t.Fatalf("GoVersion %q is not 1.N", kits.GoVersion)
+	}
+	before := fmt.Sprintf("%s.%d", major, n-1)
+	for _, dir := range dirs {
+		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module bot\n\ngo "+before+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := goCmd(dir, wasm, "build", "-o", os.DevNull, "."); err != nil {
+			t.Logf("%s does not build at go %s:\n%s", filepath.Base(dir), before, out)
+			return
+		}
+	}
+	t.Errorf("every Go kit builds at go %s: GoVersion %s asks for more than the kits need", before, kits.GoVersion)
 }
