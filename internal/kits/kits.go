@@ -83,11 +83,15 @@ func Find(g game.Game, lang, name string) (Kit, error) {
 	return Kit{}, fmt.Errorf("no %s kit %q: %s has %s", lang, name, g.Info().ID, strings.Join(have, ", "))
 }
 
-// GoVersion is the Go release a Go kit needs, written into the go.mod a Go
-// kit gets when it is written out: the SDK's JSON.Fields is an iterator
-// (range over a function, Go 1.23). TestGoKitVersion builds and vets every
-// Go kit at it, and finds one that does not build at the release before.
-const GoVersion = "1.23"
+// GoVersion is the Go release written into the go.mod a Go kit gets when it
+// is written out: the release the project builds with. The kits' code needs
+// only Go 1.23 (the SDK's JSON.Fields is an iterator), but the go line sets
+// the default GODEBUG: a line older than the toolchain embeds the
+// compatibility settings of every release since, which the Go runtime
+// parses at start, about 120,000 fuel of a wasm bot's start-up at its
+// prices. An older go command fetches this release itself. TestGoKitVersion
+// builds and vets every Go kit written out, with no default GODEBUG.
+const GoVersion = "1.26"
 
 // goMod is the go.mod of a Go kit written out. It is not kept in the kit's
 // folder, since go:embed refuses a folder that holds a go.mod (it would be
