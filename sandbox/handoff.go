@@ -250,12 +250,26 @@ func (in *Instance) outcome(ev event, ok bool) protocol.Reply {
 // another, each priced to take well under half the limit (docs/fuel.md).
 // Counted together, a chess clock's bot spending both on the dearest work
 // reached the limit on a busy machine (TestChessClockWindow).
+//
+// The default CPU limit is widened on a machine whose memory is slower than
+// the calibration's (memoryscale.go): the first answer of the process to
+// reach the unwidened limit starts the measurement and may run on to the
+// widest limit while it is under way.
 func (in *Instance) wait(ctx context.Context, cpu0 time.Duration) protocol.Reply {
 	cpuLimit, wallLimit := in.limits.CPU, in.limits.Wall
+	if s, ok := memoryProbe.known(); ok && in.widen {
+		cpuLimit = scaled(in.limits.CPU, s)
+	}
+	var measuring <-chan struct{} // the probe's, while it runs for this answer
 	timer := time.NewTimer(min(cpuLimit, wallLimit))
 	defer timer.Stop()
 	for {
 		select {
+		case <-measuring:
+			measuring = nil
+			s, _ := memoryProbe.known()
+			cpuLimit = scaled(in.limits.CPU, s)
+			timer.Reset(0)
 		case r := <-in.results:
 			return in.outcome(r.ev, r.ok)
 		case <-in.done:
@@ -274,6 +288,12 @@ func (in *Instance) wait(ctx context.Context, cpu0 time.Duration) protocol.Reply
 					base = time.Duration(d)
 				}
 				used = cpu - base
+			}
+			if used >= cpuLimit && in.widen && measuring == nil {
+				if _, ok := memoryProbe.known(); !ok {
+					measuring = memoryProbe.start()
+					cpuLimit = scaled(in.limits.CPU, MaxBackstopScale)
+				}
 			}
 			if used >= cpuLimit || wall >= wallLimit {
 				in.kill()
@@ -331,4 +351,9 @@ func (in *Instance) kill() {
 		in.killed.Store(true)
 		close(in.killCh)
 	})
+}
+
+// scaled is limit widened by the factor s.
+func scaled(limit time.Duration, s float64) time.Duration {
+	return time.Duration(float64(limit) * s)
 }

@@ -480,10 +480,22 @@ func TestHostAttackCorpus(t *testing.T) {
 // whose Turn follows it forever: every load a cache and TLB miss, for 4
 // units of fuel (local.get, i32.load, local.tee, br_if).
 func chaseModule(pages int, startup bool) []byte {
+	return chaseHops(pages, 0, startup)
+}
+
+// chaseHops is chaseModule's, following the cycle for the given number of
+// hops and then answering (forever for 0): 8 units a hop and the load's
+// surcharge (local.get, i32.load, local.set, the count down and br_if).
+func chaseHops(pages, hops int, startup bool) []byte {
 	n := pages * 16
 	perm := fixedShuffle(n, 88172645463325252)
 	addr := func(k int) int32 { return perm[k]*4096 + int32(k%63)*64 + 64 }
 	m := chaseOf(pages, n, addr, 2)
+	if hops > 0 {
+		m = chaseOfTurn(pages, n, addr, 2, Cat(
+			I32(addr(0)), Set(0), I32(int32(hops)), Set(1),
+			Loop, Get(0), []byte{0x28, 2, 0}, Set(0), Get(1), I32(1), I32Sub, Tee(1), BrIf(0), End))
+	}
 	if startup {
 		m = inStartup(m)
 	}
@@ -494,14 +506,20 @@ func chaseModule(pages int, startup bool) []byte {
 // k-th at addr(k) pointing at the next, and whose Turn follows it forever
 // with i32.load of the given alignment hint.
 func chaseOf(pages, n int, addr func(k int) int32, align byte) []byte {
+	return chaseOfTurn(pages, n, addr, 1, Cat(
+		I32(addr(0)), Set(0),
+		Loop, Get(0), []byte{0x28, align, 0}, Tee(0), BrIf(0), End))
+}
+
+// chaseOfTurn is the echo module whose memory holds chaseOf's cycle, with
+// the given Turn, of that many i32 locals.
+func chaseOfTurn(pages, n int, addr func(k int) int32, locals uint32, turn []byte) []byte {
 	var segs []byte
 	for k := 0; k < n; k++ {
 		a, next := addr(k), addr((k+1)%n)
 		segs = append(append(append(append(segs, 0), I32(a)...), End...), 4, byte(next), byte(next>>8), byte(next>>16), byte(next>>24))
 	}
-	e := Echo{MinPages: pages, TurnLocals: 1, Turn: Cat(
-		I32(addr(0)), Set(0),
-		Loop, Get(0), []byte{0x28, align, 0}, Tee(0), BrIf(0), End)}
+	e := Echo{MinPages: pages, TurnLocals: locals, Turn: turn}
 	return ExtendVec(e.Module(), 11, n, segs)
 }
 
@@ -800,6 +818,90 @@ func FuzzStdoutState(f *testing.F) {
 		}
 		if !bytes.Equal(in.line, ref.line) || in.overflow != ref.overflow || in.outstanding != ref.outstanding {
 			t.Errorf("left line %q overflow %v outstanding %v, want %q %v %v", in.line, in.overflow, in.outstanding, ref.line, ref.overflow, ref.outstanding)
+		}
+	})
+}
+
+// A bot that chases pointers through 248 MiB for nearly a full tank, the
+// dearest work in time a unit, then answers, gets "ok" under the default
+// backstop however slow the machine's memory: there the backstop is
+// widened by the memory's speed (memoryscale.go).
+func TestFullTankOfChasingIsOK(t *testing.T) {
+	const tank = 20_000_000
+	// 33 units a hop in 248 MiB (8 and the surcharge of 25), the reserve
+	// of 26,000 and the answer kept.
+	mod := compileBytes(t, chaseHops(3968, (tank-100_000)/33, false))
+	in, err := testRT.Start(context.Background(), mod, Config{Tank: &Tank{PerTurn: tank, Cap: tank}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Stop()
+	c0 := processCPU()
+	r := in.Ask(context.Background(), obsWithFuel(`{}`))
+	c := processCPU() - c0
+	if r.Status != protocol.OK {
+		t.Fatalf("reply %+v, want ok", r)
+	}
+	scale, measured := memoryProbe.known()
+	t.Logf("%d fuel of chasing in %v of CPU (backstop widened: %v, by %.2f)", r.Fuel, c, measured, scale)
+	if r.Fuel < tank*9/10 {
+		t.Errorf("the chase spent %d fuel, want nearly the tank of %d", r.Fuel, tank)
+	}
+}
+
+// The default backstop is widened by the machine's memory scale, and never
+// by more than MaxBackstopScale: a spinning bot is stopped at the widened
+// limit, and while the scale is being measured, at the widest.
+func TestBackstopWidensBySlowMemory(t *testing.T) {
+	defaultCPU, machine := DefaultLimits.CPU, memoryProbe
+	defer func() { DefaultLimits.CPU, memoryProbe = defaultCPU, machine }()
+	DefaultLimits.CPU = 100 * time.Millisecond
+	mod := probe(t, "")
+	spin := func(t *testing.T, want time.Duration) {
+		t.Helper()
+		in, err := testRT.Start(context.Background(), mod, Config{Tank: hugeTank(), Limits: Limits{Wall: time.Hour}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Stop()
+		r := in.Ask(context.Background(), obsWithFuel(`{"cmd":"loop"}`))
+		if r.Status != protocol.Timeout || !strings.Contains(r.Detail, "backstop of "+want.String()+" of CPU") {
+			t.Errorf("reply %+v, want a timeout at %v", r, want)
+		}
+		if _, ok := threadClock(); ok {
+			if cpu, ok := in.guestCPU(); !ok || cpu < want {
+				t.Errorf("timed out after %v of the guest's CPU time, want at least %v", cpu, want)
+			}
+		}
+	}
+	t.Run("measured", func(t *testing.T) {
+		memoryProbe = newScaleProbe(func() float64 { return 2.5 })
+		spin(t, 250*time.Millisecond)
+	})
+	t.Run("capped", func(t *testing.T) {
+		memoryProbe = newScaleProbe(func() float64 { return 10 })
+		spin(t, 100*time.Millisecond*MaxBackstopScale)
+	})
+	t.Run("while measuring", func(t *testing.T) {
+		release := make(chan struct{})
+		memoryProbe = newScaleProbe(func() float64 { <-release; return 1 })
+		spin(t, 100*time.Millisecond*MaxBackstopScale)
+		close(release)
+		<-memoryProbe.ready
+		spin(t, 100*time.Millisecond) // measured at 1: the limit itself
+	})
+	t.Run("an explicit limit is kept", func(t *testing.T) {
+		memoryProbe = newScaleProbe(func() float64 { return 3 })
+		in, err := testRT.Start(context.Background(), mod, Config{Tank: hugeTank(), Limits: Limits{CPU: 100 * time.Millisecond, Wall: time.Hour}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Stop()
+		if r := in.Ask(context.Background(), obsWithFuel(`{"cmd":"loop"}`)); !strings.Contains(r.Detail, "backstop of 100ms of CPU") {
+			t.Errorf("reply %+v, want a timeout at the explicit 100ms", r)
+		}
+		if _, ok := memoryProbe.known(); ok {
+			t.Error("an instance with an explicit limit measured the memory")
 		}
 	})
 }

@@ -181,7 +181,10 @@ var (
 // paused; the other side talks to it through the hand-off and the kill flag.
 type Instance struct {
 	limits Limits
-	tank   *Tank
+	// widen: the CPU limit is the default one, widened on a machine whose
+	// memory is slower than the calibration's (memoryscale.go).
+	widen bool
+	tank  *Tank
 
 	// The hand-off (handoff.go).
 	threaded bool                 // the guest runs on a lowered thread of its own
@@ -280,6 +283,7 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 	}
 	in := &Instance{
 		limits:  limits,
+		widen:   cfg.Limits.CPU == 0,
 		tank:    cfg.Tank,
 		results: make(chan result, 1),
 		done:    make(chan struct{}),

@@ -7,56 +7,13 @@ import (
 	"time"
 )
 
-// referenceChase is what one dependent load costs on the machines the
-// prices were calibrated on (docs/fuel.md): a chase through 248 MiB, one
-// load per 4 KiB page in a random cycle, in plain Go, about 100 ns a step,
-// a cache and a TLB miss each.
-const referenceChase = 100 * time.Nanosecond
-
 // memoryScale is how much slower this machine's memory is than the
-// calibration's, at least 1: the same chase in plain Go, timed here. The
-// CPU-time bounds of the memory-bound attacks (pointer chases, page faults
-// of fresh memory) are multiplied by it, so that they hold the sandbox's
-// overhead over the hardware to the calibration rather than the hardware
-// itself. A factor above 1 also means that on this machine a full tank of
-// such work comes nearer the wall-clock backstop than the cost model
-// promises; the tests log it.
-var memoryScale = sync.OnceValue(func() float64 {
-	const pageWords = 4096 / 4
-	mem := make([]uint32, 248<<20/4)
-	pages := len(mem) / pageWords
-	// A fixed cycle through every page, its order scrambled by a
-	// multiplicative step coprime to the number of pages.
-	step := 40503
-	for step%2 == 0 || gcd(step, pages) != 1 {
-		step++
-	}
-	for i := range pages {
-		from, to := (i*step)%pages, ((i+1)*step)%pages
-		mem[from*pageWords] = uint32(to * pageWords)
-	}
-	const steps = 1_000_000
-	var p uint32
-	best := time.Duration(1 << 62)
-	for range 3 {
-		start := time.Now()
-		for range steps {
-			p = mem[p]
-		}
-		best = min(best, time.Since(start))
-	}
-	if p == 1 { // keeps the loop
-		return 1
-	}
-	return max(1, float64(best)/float64(steps)/float64(referenceChase))
-})
-
-func gcd(a, b int) int {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
+// calibration's, at least 1 and not capped: the backstop's probe
+// (measureMemoryScale), run once for the tests. The CPU-time bounds of the
+// memory-bound attacks (pointer chases, page faults of fresh memory) are
+// multiplied by it, so that they hold the sandbox's overhead over the
+// hardware to the calibration rather than the hardware itself.
+var memoryScale = sync.OnceValue(func() float64 { return max(1, measureMemoryScale()) })
 
 // memoryBound is bound scaled for this machine's memory (memoryScale).
 func memoryBound(t *testing.T, bound time.Duration) time.Duration {

@@ -349,7 +349,7 @@ func TestNewSearchKit(t *testing.T) {
 	if !strings.Contains(out, "dots-and-boxes-search kit") {
 		t.Errorf("output %q does not name the kit", out)
 	}
-	for _, name := range []string{"main.go", "search.go", "README.md"} {
+	for _, name := range []string{"main.go", "search.go", "README.md", "go.mod"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("the search kit lacks %s: %v", name, err)
 		}

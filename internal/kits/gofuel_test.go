@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -66,7 +67,7 @@ func TestGoKitFuel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	build.Dir = kitDir(t, k)
+	build.Dir = writeKit(t, k) // with its go.mod, as the README builds it
 	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
@@ -97,4 +98,58 @@ func TestGoKitFuel(t *testing.T) {
 			t.Errorf("answers spent a median of %d fuel, want at most 300,000", m.Fuel.Median)
 		}
 	}
+}
+
+// TestGoKitVersion: every Go kit, written out as `arena new` writes it, is a
+// module of GoVersion that passes go vet (whose stdversion check finds a use
+// of the standard library newer than the go.mod's release) for the platform
+// and natively, and whose build embeds no default GODEBUG: the go line is
+// the toolchain's release, so the runtime has no compatibility settings to
+// parse at start (they cost about 120,000 fuel).
+func TestGoKitVersion(t *testing.T) {
+	n := 0
+	for _, g := range games.All() {
+		for _, k := range kits.Of(g) {
+			if k.Lang != "go" {
+				continue
+			}
+			n++
+			dir := writeKit(t, k)
+			mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+			if err != nil || !strings.Contains(string(mod), "\ngo "+kits.GoVersion+"\n") {
+				t.Fatalf("%s: go.mod %q (%v), want one for go %s", k.Name, mod, err, kits.GoVersion)
+			}
+			for _, env := range [][]string{{"GOOS=wasip1", "GOARCH=wasm"}, nil} {
+				cmd := exec.Command("go", "vet", ".")
+				cmd.Dir = dir
+				cmd.Env = append(os.Environ(), env...)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("%s: go vet %v: %v\n%s", k.Name, env, err, out)
+				}
+			}
+			cmd := exec.Command("go", "list", "-f", "{{.DefaultGODEBUG}}", ".")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%s: go list: %v", k.Name, err)
+			}
+			if godebug := strings.TrimSpace(string(out)); godebug != "" {
+				t.Errorf("%s: the build embeds GODEBUG %s: GoVersion %s is older than the toolchain (%s)", k.Name, godebug, kits.GoVersion, runtime.Version())
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no Go kits")
+	}
+}
+
+// writeKit writes k as `arena new` does, into a new folder, and returns it.
+func writeKit(t *testing.T, k kits.Kit) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), k.Name)
+	if err := k.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

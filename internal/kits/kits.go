@@ -83,7 +83,24 @@ func Find(g game.Game, lang, name string) (Kit, error) {
 	return Kit{}, fmt.Errorf("no %s kit %q: %s has %s", lang, name, g.Info().ID, strings.Join(have, ", "))
 }
 
-// Files returns the kit's files: file name to content.
+// GoVersion is the Go release written into the go.mod a Go kit gets when it
+// is written out: the release the project builds with. The kits' code needs
+// only Go 1.23 (the SDK's JSON.Fields is an iterator), but the go line sets
+// the default GODEBUG: a line older than the toolchain embeds the
+// compatibility settings of every release since, which the Go runtime
+// parses at start, about 120,000 fuel of a wasm bot's start-up at its
+// prices. An older go command fetches this release itself. TestGoKitVersion
+// builds and vets every Go kit written out, with no default GODEBUG.
+const GoVersion = "1.26"
+
+// goMod is the go.mod of a Go kit written out. It is not kept in the kit's
+// folder, since go:embed refuses a folder that holds a go.mod (it would be
+// another module), so the kit is made a module when it leaves the binary:
+// its build is then one command.
+var goMod = []byte("module bot\n\ngo " + GoVersion + "\n")
+
+// Files returns the kit's files as written out (`arena new`, the site's zip):
+// file name to content. A Go kit also gets its go.mod.
 func (k Kit) Files() (map[string][]byte, error) {
 	dir := path.Join(k.Lang, k.Name)
 	entries, err := fs.ReadDir(k.Game.Kits(), dir)
@@ -97,6 +114,9 @@ func (k Kit) Files() (map[string][]byte, error) {
 			return nil, fmt.Errorf("kit %s: %w", dir, err)
 		}
 		files[e.Name()] = data
+	}
+	if k.Lang == "go" {
+		files["go.mod"] = goMod
 	}
 	return files, nil
 }

@@ -48,6 +48,10 @@ func TestKitArchives(t *testing.T) {
 		if !slices.Contains(names, k.Kit+"-"+k.Lang+"/README.md") {
 			t.Fatalf("%s/%s holds %v: no README", k.Lang, k.Kit, names)
 		}
+		// A Go kit is a module once unpacked: its build is one command.
+		if hasMod := slices.Contains(names, k.Kit+"-"+k.Lang+"/go.mod"); hasMod != (k.Lang == "go") {
+			t.Fatalf("%s/%s holds %v: a go.mod %v, want one only in a Go kit", k.Lang, k.Kit, names, hasMod)
+		}
 		if _, again := get("/kits/" + k.Lang + "/" + k.Kit + ".zip"); !bytes.Equal(again, body) {
 			t.Fatalf("%s/%s: two downloads differ", k.Lang, k.Kit)
 		}
