@@ -163,11 +163,23 @@ func (i Info) AllowsPlayers(n int) bool {
 	return false
 }
 
-// PlayerCounts writes the allowed player counts for people: "2", "2 or 4".
+// PlayerCounts writes the allowed player counts for people: "2", "2 or 4",
+// "2 to 8"; a run of three or more counts in a row is written as its ends.
 func (i Info) PlayerCounts() string {
-	words := make([]string, len(i.Players))
-	for k, n := range i.Players {
-		words[k] = strconv.Itoa(n)
+	var words []string
+	for k := 0; k < len(i.Players); {
+		end := k
+		for end+1 < len(i.Players) && i.Players[end+1] == i.Players[end]+1 {
+			end++
+		}
+		if end-k >= 2 {
+			words = append(words, strconv.Itoa(i.Players[k])+" to "+strconv.Itoa(i.Players[end]))
+		} else {
+			for _, n := range i.Players[k : end+1] {
+				words = append(words, strconv.Itoa(n))
+			}
+		}
+		k = end + 1
 	}
 	if len(words) <= 1 {
 		return strings.Join(words, "")

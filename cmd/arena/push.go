@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -63,9 +64,10 @@ func (c *pushCmd) Run() error {
 		}
 	case http.StatusCreated:
 		fmt.Printf("%s/%s version %d is active (bot %d): %s\n", out.Bot.Player, out.Bot.Name, out.Version.Number, out.Bot.ID, out.Version.Message)
+		fmt.Printf("its page, with its matches and rating as they come in: %s\n", botPage(c.Server, out.Bot.ID))
 		return nil
 	case http.StatusAccepted:
-		fmt.Printf("%s/%s version %d is still being checked (bot %d); see GET /api/v1/bots/%d\n", out.Bot.Player, out.Bot.Name, out.Version.Number, out.Bot.ID, out.Bot.ID)
+		fmt.Printf("%s/%s version %d is still being checked (bot %d); its page says when it is done: %s\n", out.Bot.Player, out.Bot.Name, out.Version.Number, out.Bot.ID, botPage(c.Server, out.Bot.ID))
 		return nil
 	}
 	msg := out.Error
@@ -73,4 +75,10 @@ func (c *pushCmd) Run() error {
 		msg = "not an answer of the Arena API: " + strings.TrimSpace(string(body[:min(len(body), 200)]))
 	}
 	return fmt.Errorf("push refused (%d %s): %s", status, http.StatusText(status), msg)
+}
+
+// botPage is the address of bot id's page on the site of server, where a
+// newcomer watches it reach the ladder.
+func botPage(server string, id int64) string {
+	return strings.TrimRight(server, "/") + "/bots/" + strconv.FormatInt(id, 10)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -135,6 +136,9 @@ func TestPushCommand(t *testing.T) {
 	out, err := exec.Command(arenaBin, "push", "--server", r.URL, "--token", tok, "--game", "dots-and-boxes", "--name", "kit", kit).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "@dave/kit version 1 is active") {
 		t.Fatalf("arena push: %v\n%s", err, out)
+	}
+	if !regexp.MustCompile(`its page, with its matches and rating as they come in: ` + regexp.QuoteMeta(r.URL) + `/bots/[1-9][0-9]*\n`).Match(out) {
+		t.Fatalf("arena push does not give the bot's page:\n%s", out)
 	}
 	out, err = exec.Command(arenaBin, "push", "--server", r.URL, "--token", tok, "--game", "dots-and-boxes", "--name", "kit", kit).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "@dave/kit: unchanged: this module is already version 1 of the bot (active)") {

@@ -80,8 +80,12 @@ func zipKit(folder string, files map[string][]byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// kitLink is one downloadable kit.
-type kitLink struct{ Lang, Kit string }
+// kitLink is one downloadable kit; Label names it for people: its
+// language, and what a larger kit adds ("Go, with search").
+type kitLink struct{ Lang, Kit, Label string }
+
+// langNames are the kits' languages as people write them.
+var langNames = map[string]string{"go": "Go", "c": "C", "rust": "Rust"}
 
 // gameKits lists the kits of the game id in every language: its starter,
 // then any larger kit (GAME-KIT).
@@ -89,7 +93,14 @@ func (s *Site) gameKits(id string) []kitLink {
 	var out []kitLink
 	if f := s.games.files[id]; f != nil {
 		for _, k := range f.kits {
-			out = append(out, kitLink{k.Lang, k.Name})
+			label := langNames[k.Lang]
+			if label == "" {
+				label = k.Lang
+			}
+			if extra := strings.TrimPrefix(k.Name, id+"-"); extra != k.Name {
+				label += ", with " + extra
+			}
+			out = append(out, kitLink{k.Lang, k.Name, label})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b kitLink) int { return len(a.Kit) - len(b.Kit) })
@@ -111,7 +122,7 @@ func commandName() string {
 // platform (the only one it has).
 func (s *Site) arenaCommand(w http.ResponseWriter, r *http.Request) {
 	if r.PathValue("name") != commandName() {
-		s.fail(w, r, http.StatusNotFound, "This server offers the arena command for its own platform only: "+commandName()+". For another, build it from the repository (go build ./cmd/arena).")
+		s.fail(w, r, http.StatusNotFound, "This server offers the arena command for its own platform only: "+commandName()+". On another platform, upload your bot with the form on the + New bot page: it checks the module the same way.")
 		return
 	}
 	path, err := os.Executable()

@@ -56,7 +56,7 @@ func TestKitArchives(t *testing.T) {
 			t.Fatalf("%s/%s: two downloads differ", k.Lang, k.Kit)
 		}
 	}
-	if kits := site.gameKits("dots-and-boxes"); len(kits) < 4 || kits[0].Kit != "dots-and-boxes" || !slices.Contains(kits, kitLink{"go", "dots-and-boxes-search"}) {
+	if kits := site.gameKits("dots-and-boxes"); len(kits) < 4 || kits[0].Kit != "dots-and-boxes" || !slices.Contains(kits, kitLink{"go", "dots-and-boxes-search", "Go, with search"}) {
 		t.Fatalf("dots-and-boxes kits %v: want the three starters, then the search kit", kits)
 	}
 	// + New bot links every kit of the chosen game and the command.

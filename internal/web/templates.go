@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"runtime"
 	"strings"
+
+	"github.com/arenabots/arena/game"
 )
 
 // templateFuncs are the functions of every template, the games' fragments
@@ -33,7 +36,12 @@ var templateFuncs = template.FuncMap{
 		}
 		return out
 	},
-	"commandName": commandName,
+	"commandName":     commandName,
+	"commandPlatform": func() string { return runtime.GOOS + "/" + runtime.GOARCH },
+	"commandIsExe":    func() bool { return runtime.GOOS == "windows" },
+	// playerCounts says a game's player counts for people: "2 or 4",
+	// "2 to 8".
+	"playerCounts": func(ps []int) string { return game.Info{Players: ps}.PlayerCounts() },
 	"maxPlayers": func(ps []int) int {
 		m := 0
 		for _, p := range ps {
