@@ -156,8 +156,12 @@ func (ss *sessions) start(spec startSpec) (*session, error) {
 			return nil, err
 		}
 		house := botspec.Spec{Kind: botspec.Builtin, Name: name}.String()
-		bots[seat], ids[seat] = b, bot.Identity{Spec: house}
-		s.bots = append(s.bots, house)
+		shown := house
+		if level := houseLevel(spec.game, name); level != "" {
+			shown = level + " (" + name + ")" // the difficulty the person picked, not a spec
+		}
+		bots[seat], ids[seat] = b, bot.Identity{Spec: house, Name: shown}
+		s.bots = append(s.bots, shown)
 	}
 	fr, err := s.framer.frame(first)
 	if err != nil {
@@ -502,4 +506,14 @@ func (s *session) replay() *replay.Replay {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.rep
+}
+
+// houseLevel is the difficulty a house bot is picked by on the Play page, or "".
+func houseLevel(g game.Game, name string) string {
+	for _, hb := range g.HouseBots() {
+		if hb.Name == name {
+			return hb.Level
+		}
+	}
+	return ""
 }

@@ -162,6 +162,35 @@ func postForm(t *testing.T, c *http.Client, srv *httptest.Server, path string, f
 	return resp
 }
 
+// A house bot picked by its difficulty is shown by that difficulty, with its
+// name, not as a bot spec; one with no level keeps its spec.
+func TestPlayOpponentShownByLevel(t *testing.T) {
+	srv := newTestSite(t, Options{Games: games.All()})
+	for _, tc := range []struct{ opponent, want string }{
+		{"search-easy", "Easy (search-easy)"},
+		{"greedy", "builtin:greedy"},
+	} {
+		c := client(t)
+		resp := postForm(t, c, srv, "/play/dots-and-boxes", url.Values{"mode": {"play"}, "opponent": {tc.opponent}, "seat": {"0"}, "seed": {"1"}})
+		if resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("starting a game against %s: %d", tc.opponent, resp.StatusCode)
+		}
+		view, err := c.Get(srv.URL + resp.Header.Get("Location") + "/view.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var snap struct{ Bots []string }
+		err = json.NewDecoder(view.Body).Decode(&snap)
+		view.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(snap.Bots) != 2 || snap.Bots[1] != tc.want {
+			t.Errorf("against %s the seats are shown as %q, want the second %q", tc.opponent, snap.Bots, tc.want)
+		}
+	}
+}
+
 // Only the browser that started a game may move in it; others and other
 // sites are refused; moves for another turn are refused.
 func TestMovesBelongToTheirPlayer(t *testing.T) {

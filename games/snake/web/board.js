@@ -166,6 +166,14 @@
       f.snakes.forEach(function (s) { out[s.seat] = s.length; });
       return out;
     },
+    // scoreWords unpacks a final score (turns survived x 1,000,000 + length
+    // x 1,000 + health if alive: games/snake/state.go) for the result line.
+    scoreWords: function (score) {
+      var n = Number(score);
+      if (!isFinite(n) || n < 0) return String(score);
+      var turns = Math.floor(n / 1e6), length = Math.floor(n / 1e3) % 1000;
+      return turns + (turns === 1 ? ' turn' : ' turns') + ', length ' + length;
+    },
     mover: function () { return -1; },
     // seatNote is the line under a seat's name: length and health, or when
     // and why it went out.

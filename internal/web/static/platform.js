@@ -229,8 +229,10 @@
     return h('span', { cls: 'st ' + (s === 'active' ? 'st-ok' : s === 'refused' ? 'st-malformed' : 'st-ignored'), text: s });
   }
 
+  // Commands on any page name this server, not a placeholder.
+  Array.prototype.forEach.call(document.querySelectorAll('.server-url'), function (el) { el.textContent = location.origin; });
+
   if (pageName === 'newbot') {
-    Array.prototype.forEach.call(document.querySelectorAll('.server-url'), function (el) { el.textContent = location.origin; });
     var form = document.getElementById('upload'), out = document.getElementById('nb-result');
     me().then(function (m) {
       if (!m || !m.handle) return;

@@ -219,13 +219,17 @@
     // Scores best first, as the placement ranks the seats.
     var ranked = r.placement.map(function (seat) { return r.scores[seat]; });
     var best = r.placement[0], tie = ranked.length > 1 && root.getAttribute('data-ties') === 'true' && ranked[0] === ranked[1];
+    // A game whose score is a packed ranking key says it in words (board.scoreWords).
+    var words = function (x) { return board && board.scoreWords ? String(board.scoreWords(x)) : String(x); };
+    var scoreOf = function (seat) { return words(r.scores[seat]); };
+    ranked = ranked.map(words);
     var you = V.human >= 0 && V.mine;
     if (tie) return (you ? 'Draw, ' : 'The game is a tie, ') + ranked.join(' to ') + '.';
     // The person who played is told the result first.
     var who = !you ? seatName(best) + ' wins' : best === V.human ? 'You won' : 'You lost; ' + seatName(best) + ' wins';
     if (ranked.length === 2) return who + ', ' + ranked.join(' to ') + '.';
     if (!full) return who + ' with ' + ranked[0] + '.';
-    return who + ' with ' + ranked[0] + '; then ' + r.placement.slice(1).map(function (seat) { return seatName(seat) + ' ' + r.scores[seat]; }).join(', ') + '.';
+    return who + ' with ' + ranked[0] + '; then ' + r.placement.slice(1).map(function (seat) { return seatName(seat) + ' ' + scoreOf(seat); }).join(', ') + '.';
   }
 
   // The timeline's failure marks and the per-seat charts.
