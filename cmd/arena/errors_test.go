@@ -102,7 +102,7 @@ func TestMistakes(t *testing.T) {
 		{"tournament param out of range", args([]string{"tournament", "--game", "lines-and-boxes", "--param", "rows=2", "--bot", "builtin:greedy", "--bot", "builtin:random"}), 2, "rows and cols must be 3 to 8"},
 		{"not a replay", []string{"replay", "verify", "errors_test.go"}, 1, "not a replay"},
 		{"new: unknown language", []string{"new", "--lang", "cobol", "--game", "dots-and-boxes", "x"}, 2, "--lang"},
-		{"new: unknown kit", []string{"new", "--lang", "c", "--game", "dots-and-boxes", "--kit", "search", "x"}, 2, `--kit "search": there is none for --lang c --game dots-and-boxes; it exists for --lang go --game dots-and-boxes`},
+		{"new: unknown kit", []string{"new", "--lang", "rust", "--game", "dots-and-boxes", "--kit", "search", "x"}, 2, `--kit "search": there is none for --lang rust --game dots-and-boxes; it exists for --lang go --game dots-and-boxes; --lang c --game dots-and-boxes`},
 		{"new: folder not empty", []string{"new", "--lang", "c", "--game", "dots-and-boxes", "."}, 1, "not empty"},
 		{"check: unknown game", []string{"check", "--game", "chess", "x.wasm"}, 2, `unknown game "chess"`},
 		{"check: missing file", []string{"check", "--game", "dots-and-boxes", "missing.wasm"}, 2, "missing.wasm: no such file"},
