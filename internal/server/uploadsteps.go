@@ -127,14 +127,10 @@ func answerStep(turn int, seat replay.Seat) core.UploadStep {
 // makes it valid UTF-8.
 func cutText(s string, n int) string {
 	if len(s) > n {
-		s = s[:n]
-		for len(s) > 0 {
-			r, size := utf8.DecodeLastRuneInString(s)
-			if r != utf8.RuneError || size > 1 {
-				break
-			}
-			s = s[:len(s)-1]
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
 		}
+		s = s[:n]
 	}
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
