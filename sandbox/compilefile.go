@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+
+	"github.com/arenabots/arena/internal/hashing"
 )
 
 // maxKnownFiles bounds Runtime.files; past it the map starts again empty
@@ -13,7 +15,7 @@ const maxKnownFiles = 4096
 // CompileFile is Compile of the module in the file at path. A file opened
 // again unchanged is neither read nor hashed when its compiled module is
 // still cached: the Runtime remembers the hash of each file by its identity
-// (fileIdentity: device, inode, size, modification and change times, where
+// (hashing.Identity: device, inode, size, modification and change times, where
 // the system gives them). A tournament or a worker opens the same few
 // modules for every match, and reading and hashing a 3.5 MB Go module per
 // open took a tenth of a busy server's CPU (docs/performance.md).
@@ -22,7 +24,7 @@ func (r *Runtime) CompileFile(ctx context.Context, path string) (*Module, error)
 	if err != nil {
 		return nil, err
 	}
-	id, known := fileIdentity(before)
+	id, known := hashing.Identity(before)
 	if known {
 		r.mu.Lock()
 		key, ok := r.files[id]
@@ -43,7 +45,7 @@ func (r *Runtime) CompileFile(ctx context.Context, path string) (*Module, error)
 	}
 	// Remembered only if the file did not change while it was read.
 	if after, err := os.Stat(path); err == nil && known {
-		if again, _ := fileIdentity(after); again == id {
+		if again, _ := hashing.Identity(after); again == id {
 			r.mu.Lock()
 			if len(r.files) >= maxKnownFiles {
 				clear(r.files)

@@ -247,8 +247,9 @@ type Instance struct {
 	line        []byte // the answer line being written
 	overflow    bool   // the line being written is over MaxLine
 
-	memories []experimental.LinearMemory // allocated for this instance; freed when it ends
-	prof     *profiler                   // nil unless profiled
+	memories  []experimental.LinearMemory // allocated for this instance; freed when it ends
+	dataSpans []meter.Span                // its module's (Module.dataSpans)
+	prof      *profiler                   // nil unless profiled
 }
 
 type instanceKey struct{}
@@ -289,6 +290,7 @@ func (r *Runtime) Start(ctx context.Context, m *Module, cfg Config) (*Instance, 
 		done:    make(chan struct{}),
 		killCh:  make(chan struct{}),
 	}
+	in.dataSpans = m.dataSpans
 	in.prof = newProfiler(cfg.Profile, in)
 	cfg.Tank.own(in)
 	stderr := cfg.Stderr
@@ -361,6 +363,9 @@ func (in *Instance) run(ctx context.Context, wz wazero.Runtime, cm wazero.Compil
 // allocate makes the instance's linear memory and keeps it, for freeMemories.
 func (in *Instance) allocate(capacity, max uint64) experimental.LinearMemory {
 	m := memoryAllocator.Allocate(capacity, max)
+	if mm, ok := m.(*mappedMemory); ok && len(in.memories) == 0 {
+		mm.dataSpans = in.dataSpans // memory 0, the one data segments write
+	}
 	in.memories = append(in.memories, m)
 	return m
 }

@@ -103,14 +103,14 @@ type Runtime struct {
 
 	gate *compileGate // the compile slots, taken for a whole compile
 
-	mu       sync.Mutex               // guards the fields below, never held for a compile
-	compiled map[string]*Module       // by sha256 of the original bytes
-	inflight map[string]chan struct{} // the keys being compiled, closed when done
-	files    map[fileID]string        // CompileFile's sha256 of a file, by its identity
-	refused  *refusalCache            // the latest refusals, by the same key
-	memBytes int64                    // Module.cost of the modules in compiled
-	memMax   int64                    // the bound of memBytes
-	clock    uint64                   // orders the uses of modules, for eviction
+	mu       sync.Mutex                // guards the fields below, never held for a compile
+	compiled map[string]*Module        // by sha256 of the original bytes
+	inflight map[string]chan struct{}  // the keys being compiled, closed when done
+	files    map[hashing.FileID]string // CompileFile's sha256 of a file, by its identity
+	refused  *refusalCache             // the latest refusals, by the same key
+	memBytes int64                     // Module.cost of the modules in compiled
+	memMax   int64                     // the bound of memBytes
+	clock    uint64                    // orders the uses of modules, for eviction
 
 	pages      uint32 // the memory limit, in pages
 	cacheBytes int64  // the bound of the disk cache
@@ -127,8 +127,11 @@ type Module struct {
 	// to compile it again after an eviction: a Go bot's metered module is
 	// 5 MB, and a server keeps dozens.
 	packed []byte
-	cost   int64  // its share of memMax: residentCost
-	used   uint64 // the Runtime's clock at its last use; under Runtime.mu
+	cost   int64 // its share of memMax: residentCost
+	// dataSpans are the pages its data segments write at instantiation,
+	// handed out before the copy (prefault).
+	dataSpans []meter.Span
+	used      uint64 // the Runtime's clock at its last use; under Runtime.mu
 
 	mu       sync.Mutex
 	compiled wazero.CompiledModule // nil once closed
@@ -150,7 +153,7 @@ func NewRuntime(ctx context.Context, opt Options) (*Runtime, error) {
 		return nil, fmt.Errorf("sandbox: memory limit %d bytes out of range", limit)
 	}
 	cfg := runtimeConfig(uint32(pages))
-	r := &Runtime{compiled: map[string]*Module{}, files: map[fileID]string{}, refused: newRefusalCache(maxRefusals), inflight: map[string]chan struct{}{}, gate: newCompileGate(opt.CompileSlots, opt.CompileBudget), pages: uint32(pages), cacheBytes: opt.CacheBytes, memMax: opt.CompiledBytes}
+	r := &Runtime{compiled: map[string]*Module{}, files: map[hashing.FileID]string{}, refused: newRefusalCache(maxRefusals), inflight: map[string]chan struct{}{}, gate: newCompileGate(opt.CompileSlots, opt.CompileBudget), pages: uint32(pages), cacheBytes: opt.CacheBytes, memMax: opt.CompiledBytes}
 	if r.cacheBytes <= 0 {
 		r.cacheBytes = DefaultCacheBytes
 	}
@@ -386,7 +389,8 @@ func (r *Runtime) compile(ctx context.Context, key string, wasm []byte, limit ti
 		cm.Close(ctx)
 		return nil, size.cpu, err
 	}
-	return &Module{SHA256: key, compiled: cm, packed: packed, cost: residentCost(size, len(metered), len(packed))}, size.cpu, nil
+	return &Module{SHA256: key, compiled: cm, packed: packed, cost: residentCost(size, len(metered), len(packed)),
+		dataSpans: meter.DataSpans(metered, hostPageSize)}, size.cpu, nil
 }
 
 // compileMetered compiles metered bytes: the child compiles them into the

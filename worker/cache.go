@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"sort"
 	"sync"
+
+	"github.com/arenabots/arena/internal/hashing"
 )
 
 // Cache keeps bot modules fetched from the server as files named by their
@@ -27,8 +29,10 @@ type Cache struct {
 }
 
 type cached struct {
-	size int64
-	used uint64
+	size     int64
+	used     uint64
+	id       hashing.FileID // the file's identity when it was last hashed
+	verified bool           // whether id is known to hold the module's bytes
 }
 
 var shaPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -66,9 +70,12 @@ func NewCache(dir string, max int64) (*Cache, error) {
 }
 
 // Path returns the path of the module with this sha256, fetching it when it
-// is not cached. A cached file is hashed first: one whose bytes are not the
-// module's (a disk error, a hand that swapped files) is deleted and fetched
-// again, never played under the module's name.
+// is not cached. A cached file is hashed before its first use, and again
+// whenever its identity (hashing.Identity: inode, size, modification and
+// change times) is not the one it had when hashed: one whose bytes are not
+// the module's (a disk error, a hand that swapped or rewrote files) is
+// deleted and fetched again, never played under the module's name. Hashing
+// a Go bot's module before every match was a tenth of a worker's CPU.
 func (c *Cache) Path(ctx context.Context, sha string, fetch Fetch) (string, error) {
 	if !shaPattern.MatchString(sha) {
 		return "", fmt.Errorf("module id %q is not a sha256", sha)
@@ -78,7 +85,7 @@ func (c *Cache) Path(ctx context.Context, sha string, fetch Fetch) (string, erro
 	defer c.mu.Unlock()
 	c.clock++
 	if f, ok := c.files[sha]; ok {
-		if fileHash(path) == sha {
+		if c.intact(f, path, sha) {
 			f.used = c.clock
 			return path, nil
 		}
@@ -110,10 +117,39 @@ func (c *Cache) Path(ctx context.Context, sha string, fetch Fetch) (string, erro
 		os.Remove(tmp.Name())
 		return "", errRetry{err}
 	}
-	c.files[sha] = &cached{size: int64(len(data)), used: c.clock}
+	f := &cached{size: int64(len(data)), used: c.clock}
+	if fi, err := os.Stat(path); err == nil {
+		f.id, f.verified = hashing.Identity(fi)
+	}
+	c.files[sha] = f
 	c.total += int64(len(data))
 	c.evict(sha)
 	return path, nil
+}
+
+// intact is whether the cached file at path still holds the module sha: by
+// its identity when that is unchanged since it was hashed, else by hashing
+// it again.
+func (c *Cache) intact(f *cached, path, sha string) bool {
+	before, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	id, known := hashing.Identity(before)
+	if known && f.verified && id == f.id {
+		return true
+	}
+	if fileHash(path) != sha {
+		return false
+	}
+	// Trusted by identity from now on only if the file did not change
+	// while it was read.
+	if after, err := os.Stat(path); err == nil && known {
+		if again, _ := hashing.Identity(after); again == id {
+			f.id, f.verified = id, true
+		}
+	}
+	return true
 }
 
 // fileHash is the hex sha256 of a file's bytes, "" when it cannot be read.

@@ -103,6 +103,7 @@ type rewriter struct {
 	// fixed width, and is written once the data section is known.
 	initAt                        int
 	memPages, tableElems, dataLen uint64
+	dataCount                     bool // a data count section was seen
 	// The tables' size for the price of a memory access (cost model 5):
 	// what they can grow to if the code ever grows one (growsTables), else
 	// their initial size; written at tablePagesAt, like initAt, once the
@@ -239,6 +240,7 @@ func (m *rewriter) section(id byte, r *reader) {
 		if n := r.u32(); n > MaxDataSegments {
 			overLimit(r, "the declared number of data segments", uint64(n), MaxDataSegments)
 		}
+		m.dataCount = true
 		m.emit(id, r.b)
 	case secCode:
 		m.codeSection(r)
@@ -247,8 +249,17 @@ func (m *rewriter) section(id byte, r *reader) {
 			overLimit(r, "the number of data segments", uint64(n), MaxDataSegments)
 			return
 		}
-		r.pos = len(r.b) // copied as is: nothing in it refers to functions
-		m.dataLen = uint64(len(r.b))
+		r.pos = len(r.b) // nothing in it refers to functions
+		m.dataLen = uint64(len(r.b)) // instantiation's price: the segments as given
+		if !m.dataCount {
+			// Without a data count section no instruction can name a
+			// segment (memory.init and data.drop need one), so segments
+			// may be joined (data.go).
+			if joined, ok := joinData(r.b); ok {
+				m.emit(id, joined)
+				return
+			}
+		}
 		m.emit(id, r.b)
 	}
 }
