@@ -330,7 +330,13 @@ func (p *Pool) run(ctx context.Context, j jobs.Job, le jobs.Lease, fetch Fetch) 
 		if err != nil {
 			return nil, errRetry{err}
 		}
-		defer live.flush()
+		defer func() {
+			// A match stopped (handed back, or its lease lost) is no
+			// one's to show: the server would refuse its last turns.
+			if ctx.Err() == nil {
+				live.flush()
+			}
+		}()
 		rn.OnTurn = func(t *replay.Turn, _ game.State) {
 			if data, err := json.Marshal(t); err == nil {
 				live.add(t.Turn, data)

@@ -3,14 +3,11 @@ package server_test
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/arenabots/arena/internal/clitest"
 	"github.com/arenabots/arena/internal/jobs"
@@ -32,14 +29,7 @@ func TestLiveTurnsOnlyFromTheLeaseHolder(t *testing.T) {
 	defer cancel()
 	id := challenge(t, r, 41)
 	other := challenge(t, r, 42)
-	msg, err := q.Jobs.Next(jetstream.FetchMaxWait(10 * time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var j jobs.Job
-	if err := json.Unmarshal(msg.Data(), &j); err != nil || j.MatchID != id {
-		t.Fatalf("job %+v, %v; want match %d's", j, err, id)
-	}
+	msg, j := nextJob(t, q, id)
 	resp, err := http.Get(fmt.Sprintf("%s/api/v1/matches/%d/live", r.URL, id))
 	if err != nil {
 		t.Fatal(err)
