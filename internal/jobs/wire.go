@@ -138,7 +138,7 @@ func DecodeTurns(data []byte) (*Lease, []LiveTurn, error) {
 			return nil, nil, errors.New("jobs: live batch: bad turn length")
 		}
 		rest = rest[k:]
-		if bytes.ContainsAny(rest[:size], "\r\n") {
+		if bytes.IndexByte(rest[:size], '\n') >= 0 || bytes.IndexByte(rest[:size], '\r') >= 0 {
 			// json.Marshal writes no line break, and the server relays each
 			// turn as one line of a server-sent event: one would end it.
 			return nil, nil, errors.New("jobs: live batch: a line break in a turn")
