@@ -231,7 +231,7 @@ func (p *Pool) handle(ctx context.Context, msg jetstream.Msg) {
 	fetch := func(ctx context.Context, sha string) ([]byte, error) {
 		return jobs.FetchModule(ctx, p.q.JS.Conn(), h.lease(), p.stats.id, sha)
 	}
-	nice.Run(lower, func() { res, err = p.run(nice.With(runCtx, lower), j, fetch) })
+	nice.Run(lower, func() { res, err = p.run(nice.With(runCtx, lower), j, h.lease(), fetch) })
 	stopHB()
 	if res != nil {
 		res.Worker, res.Check, res.Original = p.stats.id, j.Check, j.NotWorker
@@ -294,8 +294,9 @@ func (p *Pool) fail(ctx context.Context, msg jetstream.Msg, j jobs.Job, h *held,
 	p.stats.count(&p.stats.failed)
 }
 
-// run plays one job. Errors are the job's fault unless wrapped in errRetry.
-func (p *Pool) run(ctx context.Context, j jobs.Job, fetch Fetch) (res *jobs.Result, err error) {
+// run plays one job held under le. Errors are the job's fault unless
+// wrapped in errRetry.
+func (p *Pool) run(ctx context.Context, j jobs.Job, le jobs.Lease, fetch Fetch) (res *jobs.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, fmt.Errorf("internal error running the match: %v", r)
@@ -325,8 +326,17 @@ func (p *Pool) run(ctx context.Context, j jobs.Job, fetch Fetch) (res *jobs.Resu
 	open := spec.Seats(specs, paths)
 	var rn match.Runner
 	if !j.Check {
-		live := newLiveBatch(p.q.JS.Conn(), jobs.LiveSubject(j.MatchID))
-		defer live.flush()
+		live, err := newLiveBatch(p.q.JS.Conn(), jobs.LiveSubject(j.MatchID), le)
+		if err != nil {
+			return nil, errRetry{err}
+		}
+		defer func() {
+			// A match stopped (handed back, or its lease lost) is no
+			// one's to show: the server would refuse its last turns.
+			if ctx.Err() == nil {
+				live.flush()
+			}
+		}()
 		rn.OnTurn = func(t *replay.Turn, _ game.State) {
 			if data, err := json.Marshal(t); err == nil {
 				live.add(t.Turn, data)

@@ -171,12 +171,16 @@ func TestWorkerRunsJobs(t *testing.T) {
 	if len(got[5].Seats) != 4 {
 		t.Fatalf("4-player match: %+v", got[5])
 	}
-	// Every turn of match 2 was published, in order, in batches.
+	// Every turn of match 2 was published, in order, in batches under the
+	// lease its result was reported with.
 	var turns []jobs.LiveTurn
 	for len(live) > 0 {
-		batch, err := jobs.DecodeTurns(<-live)
+		le, batch, err := jobs.DecodeTurns(<-live)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if r2.Lease == nil || le.ID != r2.Lease.ID || le.Sig != r2.Lease.Sig || le.MatchID != 2 {
+			t.Fatalf("live batch under lease %+v; the result's is %+v", le, r2.Lease)
 		}
 		turns = append(turns, batch...)
 	}

@@ -51,8 +51,10 @@ type Platform interface {
 	// Challenge schedules an unrated match between active bots.
 	Challenge(ctx context.Context, game string, bots []int64, seed uint64) (int64, error)
 	// Live returns the turns of a running match so far (nil when they are
-	// not all known) and calls fn with each later turn until stop is called.
-	Live(matchID int64, fn func([]byte)) (past [][]byte, stop func(), err error)
+	// not all known) and calls fn with each later batch of turns (as they
+	// arrive from the match's worker) until stop is called. fn must neither
+	// block nor change the batch.
+	Live(matchID int64, fn func([][]byte)) (past [][]byte, stop func(), err error)
 	// Workers lists the matches this process runs at once and the workers
 	// that joined from other machines.
 	Workers() (local int, joined []jobs.WorkerInfo)

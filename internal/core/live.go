@@ -24,9 +24,11 @@ type Live struct {
 	Events <-chan LiveEvent
 }
 
-// liveBuffer is how many turns wait for a slow follower: past it, turns
-// are dropped rather than hold up the match.
-const liveBuffer = 256
+// liveBuffer is how many batches of turns (jobs.MaxLiveTurns at most,
+// a few a second) wait for a slow follower: past it, turns are dropped
+// rather than hold up the match. A batch arrives whole, so a follower
+// keeps up with a match of a thousand turns a second.
+const liveBuffer = 32
 
 // liveCheck is how often a followed match's state is read again.
 const liveCheck = time.Second
@@ -37,10 +39,10 @@ func (c *Core) Follow(ctx context.Context, id int64) (*Live, error) {
 	if err != nil {
 		return nil, err
 	}
-	turns := make(chan []byte, liveBuffer)
-	past, stop, err := c.p.Live(m.ID, func(b []byte) {
+	batches := make(chan [][]byte, liveBuffer)
+	past, stop, err := c.p.Live(m.ID, func(b [][]byte) {
 		select {
-		case turns <- b:
+		case batches <- b:
 		default: // a slow reader loses turns rather than holding up the match
 		}
 	})
@@ -69,9 +71,11 @@ func (c *Core) Follow(ctx context.Context, id int64) (*Live, error) {
 			select {
 			case <-ctx.Done():
 				return
-			case b := <-turns:
-				if !send(LiveEvent{Turn: b}) {
-					return
+			case batch := <-batches:
+				for _, b := range batch {
+					if !send(LiveEvent{Turn: b}) {
+						return
+					}
 				}
 			case <-tick.C:
 				if m, err = c.st.Match(ctx, m.ID); err != nil {

@@ -440,6 +440,29 @@ func (l *Leases) Accept(le *Lease, matchID int64, check bool) error {
 	return nil
 }
 
+// AcceptLive checks that a batch of live turns of match matchID comes with
+// its current lease: a worker shows the turns of the matches it holds, not
+// another's (or a made-up game on a queued match, which the first turn
+// would mark running). The lease that reported the match stays current
+// (End), so the last batch, which may reach the server after the result,
+// is taken. Determinism checks send no live turns.
+func (l *Leases) AcceptLive(le *Lease, matchID int64) error {
+	if !l.signed(le) {
+		return fmt.Errorf("%w: not a lease this server signed", ErrLease)
+	}
+	if le.MatchID != matchID || le.Check {
+		return fmt.Errorf("%w: the lease is for another match", ErrLease)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	// Unknown: granted before the server restarted, adopted as a result
+	// would be (Accept).
+	if st, known := l.state[leaseKey{le.MatchID, false}]; known && st.cur.ID != le.ID {
+		return fmt.Errorf("%w: not the match's current lease (attempt %d of worker %s)", ErrLease, le.Attempt, le.Worker)
+	}
+	return nil
+}
+
 // End notes that the match was reported under le: from now on any other
 // lease's result is refused as over.
 func (l *Leases) End(le *Lease) {

@@ -212,3 +212,67 @@ func TestLeaseIsTheServersRecord(t *testing.T) {
 		t.Fatal("a take naming modules its ticket does not")
 	}
 }
+
+// TestLiveTurnsOnlyUnderTheCurrentLease: a batch of live turns is taken
+// under its match's current lease, also once that lease reported the match
+// (the last batch may arrive after the result), and under a lease a
+// restarted server signed before; not without one, with a forged or edited
+// one, one of another match or of a determinism check, one handed back,
+// or one a newer take superseded.
+func TestLiveTurnsOnlyUnderTheCurrentLease(t *testing.T) {
+	ctx := context.Background()
+	l := NewLeases([]byte("k"), time.Second, &poisonLog{})
+	take := func(match int64, check bool, worker string) *Lease {
+		t.Helper()
+		rep := l.Handle(ctx, LeaseRequest{Op: LeaseTake, MatchID: match, Check: check, Ticket: l.Ticket(match, check, 0, nil), Worker: worker})
+		if rep.Lease == nil {
+			t.Fatalf("take: %+v", rep)
+		}
+		return rep.Lease
+	}
+	ok := func(what string, le *Lease, match int64) {
+		t.Helper()
+		if err := l.AcceptLive(le, match); err != nil {
+			t.Errorf("%s: refused: %v", what, err)
+		}
+	}
+	refused := func(what string, le *Lease, match int64) {
+		t.Helper()
+		if err := l.AcceptLive(le, match); err == nil || !strings.Contains(err.Error(), "lease") {
+			t.Errorf("%s: taken (%v)", what, err)
+		}
+	}
+	le := take(7, false, "a")
+	ok("the current lease", le, 7)
+	refused("no lease", nil, 7)
+	refused("an empty lease", &Lease{}, 7)
+	refused("the lease on another match's subject", le, 8)
+	edited := *le
+	edited.MatchID = 8
+	refused("the lease edited to another match", &edited, 8)
+	forged := *le
+	forged.Sig = strings.Repeat("0", len(le.Sig))
+	refused("a forged signature", &forged, 7)
+	other := NewLeases([]byte("another key"), time.Second, &poisonLog{})
+	foreign := other.Handle(ctx, LeaseRequest{Op: LeaseTake, MatchID: 7, Ticket: other.Ticket(7, false, 0, nil), Worker: "a"}).Lease
+	refused("another server's lease", foreign, 7)
+	check := take(9, true, "b")
+	refused("a determinism check's lease", check, 9)
+
+	l.End(le)
+	ok("the lease that reported the match", le, 7)
+
+	held := take(10, false, "a")
+	l.Handle(ctx, LeaseRequest{Op: LeaseRelease, Worker: "a", Lease: held, Reason: ReleaseStop})
+	refused("a lease handed back", held, 10)
+	again := take(10, false, "b")
+	ok("the new holder's", again, 10)
+	newer := take(10, false, "b")
+	refused("a lease its holder's new take superseded", again, 10)
+	ok("the newer take", newer, 10)
+
+	restarted := NewLeases([]byte("k"), time.Second, &poisonLog{})
+	if err := restarted.AcceptLive(newer, 10); err != nil {
+		t.Errorf("a lease signed before a restart: %v", err)
+	}
+}

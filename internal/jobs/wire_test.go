@@ -62,15 +62,27 @@ func TestDecodeResultRefuses(t *testing.T) {
 	}
 }
 
+func liveHeader(t testing.TB) []byte {
+	h, err := jobs.LiveHeader(jobs.Lease{MatchID: 9, Worker: "w", ID: "1d", Modules: []string{"ab"}, Sig: "5e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
 func TestTurnsRoundTrip(t *testing.T) {
 	turns := [][]byte{[]byte(`{"turn":1}`), {}, bytes.Repeat([]byte("x"), 300), []byte(`{"turn":4}`)}
-	var buf []byte
+	head := liveHeader(t)
+	buf := bytes.Clone(head)
 	for i, tu := range turns {
 		buf = jobs.AppendTurn(buf, i+1, tu)
 	}
-	got, err := jobs.DecodeTurns(buf)
+	le, got, err := jobs.DecodeTurns(buf)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if le.MatchID != 9 || le.ID != "1d" || le.Sig != "5e" || len(le.Modules) != 1 {
+		t.Fatalf("lease %+v", le)
 	}
 	if len(got) != len(turns) {
 		t.Fatalf("%d turns, want %d", len(got), len(turns))
@@ -80,46 +92,73 @@ func TestTurnsRoundTrip(t *testing.T) {
 			t.Fatalf("turn %d: %d %q", i, g.N, g.JSON)
 		}
 	}
-	// One turn's JSON, as older workers publish it.
-	one, err := jobs.DecodeTurns([]byte(`{"turn":12,"seats":[]}`))
-	if err != nil || len(one) != 1 || one[0].N != 12 {
-		t.Fatalf("single turn: %v %+v", err, one)
+	many := bytes.Clone(head)
+	for i := 1; i <= jobs.MaxLiveTurns; i++ {
+		many = jobs.AppendTurn(many, i, []byte("{}"))
+	}
+	if _, got, err := jobs.DecodeTurns(many); err != nil || len(got) != jobs.MaxLiveTurns {
+		t.Fatalf("%d turns: %v", len(got), err)
+	}
+	big := jobs.AppendTurn(bytes.Clone(head), 1, bytes.Repeat([]byte("x"), jobs.MaxLiveBatch-len(head)-5))
+	if _, got, err := jobs.DecodeTurns(big); err != nil || len(got) != 1 {
+		t.Fatalf("a batch of %d bytes: %v", len(big), err)
 	}
 	// A line break would end the server-sent event that relays the turn.
-	lf := jobs.AppendTurn(nil, 1, []byte("{\"turn\":1,\n\"x\":2}"))
-	cr := jobs.AppendTurn(nil, 1, []byte("{\"turn\":1,\r\"x\":2}"))
-	for _, bad := range [][]byte{nil, []byte("x"), []byte("{"), buf[:len(buf)-1], append([]byte{'T', 1}, 0x80), {'T', 1, 5, 'a'},
-		{'T', 0x81, 0x00, 0}, lf, cr, []byte("{\"turn\":1,\n\"x\":2}")} {
-		if got, err := jobs.DecodeTurns(bad); err == nil {
-			t.Errorf("%q decoded as %+v", bad, got)
+	lf := jobs.AppendTurn(bytes.Clone(head), 1, []byte("{\"turn\":1,\n\"x\":2}"))
+	cr := jobs.AppendTurn(bytes.Clone(head), 1, []byte("{\"turn\":1,\r\"x\":2}"))
+	badLease := append([]byte{'L', 3}, "{x}"...)
+	longLease := append([]byte{'L', 0x80, 0x80, 0x01}, bytes.Repeat([]byte(" "), 16<<10)...)
+	for _, bad := range [][]byte{nil, []byte("x"), []byte("{"),
+		[]byte(`{"turn":12,"seats":[]}`),                      // one turn without a lease, as workers before leases on live turns sent it
+		jobs.AppendTurn([]byte{'T'}, 1, []byte(`{"turn":1}`)), // a batch without a lease, the same
+		buf[:len(buf)-1], append(bytes.Clone(head), 1, 0x80), append(bytes.Clone(head), 1, 5, 'a'),
+		append(bytes.Clone(head), 0x81, 0x00, 0), lf, cr, badLease, longLease, {'L', 5, '{', '}'},
+		jobs.AppendTurn(many, jobs.MaxLiveTurns+1, []byte("{}")), // too many turns
+		append(big, 0), // too long
+	} {
+		if le, got, err := jobs.DecodeTurns(bad); err == nil {
+			t.Errorf("%.60q decoded as %+v %+v", bad, le, got)
 		}
 	}
 }
 
 func FuzzDecodeTurns(f *testing.F) {
-	f.Add(jobs.AppendTurn(jobs.AppendTurn(nil, 1, []byte(`{"turn":1}`)), 2, []byte(`{}`)))
+	head := liveHeader(f)
+	f.Add(jobs.AppendTurn(jobs.AppendTurn(bytes.Clone(head), 1, []byte(`{"turn":1}`)), 2, []byte(`{}`)))
 	f.Add([]byte(`{"turn":3}`))
-	f.Add([]byte{'T', 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
+	f.Add(append(bytes.Clone(head), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01))
+	f.Add([]byte{'L', 2, '{', '}'})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		turns, err := jobs.DecodeTurns(data)
-		if err != nil || len(data) == 0 || data[0] != 'T' {
+		le, turns, err := jobs.DecodeTurns(data)
+		if err != nil {
 			return
 		}
-		// A batch that decodes encodes back to the same bytes.
+		if len(turns) > jobs.MaxLiveTurns || len(data) > jobs.MaxLiveBatch {
+			t.Fatalf("%d turns, %d bytes decoded", len(turns), len(data))
+		}
+		// The turns of a batch that decodes encode back to the same bytes
+		// after its lease.
+		tail := data[len(data)-sumLen(turns):]
 		var buf []byte
 		for _, tu := range turns {
-			if tu.N < 0 {
-				t.Fatalf("negative turn number %d", tu.N)
+			if tu.N < 0 || bytes.ContainsAny(tu.JSON, "\r\n") {
+				t.Fatalf("turn %d: %q", tu.N, tu.JSON)
 			}
 			buf = jobs.AppendTurn(buf, tu.N, tu.JSON)
 		}
-		if len(turns) == 0 {
-			buf = []byte{'T'}
-		}
-		if !bytes.Equal(buf, data) {
-			t.Fatalf("re-encoded %q as %q", data, buf)
+		if !bytes.Equal(buf, tail) || le == nil {
+			t.Fatalf("re-encoded %q as %q (lease %+v)", tail, buf, le)
 		}
 	})
+}
+
+// sumLen is the bytes the turns take in a batch.
+func sumLen(turns []jobs.LiveTurn) int {
+	n := 0
+	for _, tu := range turns {
+		n += len(jobs.AppendTurn(nil, tu.N, tu.JSON))
+	}
+	return n
 }
 
 func FuzzDecodeResult(f *testing.F) {

@@ -77,6 +77,21 @@ func challenge(t *testing.T, r *running, seed uint64) int64 {
 	return id
 }
 
+// nextJob takes the next job off the workers' queue, as a worker would,
+// and checks that it is match id's.
+func nextJob(t *testing.T, q *jobs.Queue, id int64) (jetstream.Msg, jobs.Job) {
+	t.Helper()
+	msg, err := q.Jobs.Next(jetstream.FetchMaxWait(10 * time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j jobs.Job
+	if err := json.Unmarshal(msg.Data(), &j); err != nil || j.MatchID != id {
+		t.Fatalf("job %+v, %v; want match %d's", j, err, id)
+	}
+	return msg, j
+}
+
 // waitEnded waits until the match is neither queued nor running.
 func waitEnded(t *testing.T, s *store.Store, id int64, within time.Duration) store.Match {
 	t.Helper()

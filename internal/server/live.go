@@ -1,23 +1,26 @@
 package server
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/arenabots/arena/internal/jobs"
 )
 
-// The workers publish each turn of a running match on its live subject, and
-// core NATS keeps nothing: someone who opens a match after its first turn
-// would see no board until it ends. So the server listens to every live
-// subject and keeps the turns of the matches running now, bounded, and a
-// live view starts from them (Live).
+// The workers publish the turns of a running match on its live subject, in
+// batches under the match's lease (jobs.DecodeTurns), and core NATS keeps
+// nothing: someone who opens a match after its first turn would see no
+// board until it ends. So the server listens to every live subject, takes
+// the batches sent under the match's current lease only (accept), and keeps
+// the turns of the matches running now, bounded; a live view starts from
+// them (Live).
 const (
 	liveMatchBytes = 4 << 20 // history kept for one match; past it, none
 	liveMatchTurns = 20000   // the site rebuilds at most this many turns
@@ -29,6 +32,11 @@ type liveHub struct {
 	// started is told of a match's first turn (again after an eviction or
 	// a restart of the match; it must not block: it runs under mu).
 	started func(id int64)
+	// accept checks a batch's lease (jobs.Leases.AcceptLive); refused is
+	// told of each batch not taken, and refusals count them.
+	accept   func(le *jobs.Lease, id int64) error
+	refused  func(id int64, le *jobs.Lease, err error)
+	refusals prometheus.Counter
 
 	mu      sync.Mutex
 	matches map[int64]*liveMatch
@@ -44,11 +52,13 @@ type liveMatch struct {
 	dropped bool // history too long or evicted: a late view gets none
 	started bool // a turn of it was seen (liveHub.started told)
 	touched uint64
-	subs    map[int]func([]byte)
+	subs    map[int]func([][]byte)
 }
 
 func newLiveHub(started func(id int64)) *liveHub {
-	return &liveHub{started: started, matches: map[int64]*liveMatch{}}
+	return &liveHub{started: started, matches: map[int64]*liveMatch{},
+		refusals: prometheus.NewCounter(prometheus.CounterOpts{Name: "arena_live_batches_refused_total",
+			Help: "Batches of live turns of workers not shown: undecodable, over the bounds, or not under the match's current lease."})}
 }
 
 // listen subscribes to every match's live subject.
@@ -59,13 +69,18 @@ func (h *liveHub) listen(nc *nats.Conn) error {
 		if err != nil {
 			return
 		}
-		turns, err := jobs.DecodeTurns(m.Data) // workers send turns in batches
+		le, turns, err := jobs.DecodeTurns(m.Data)
+		if err == nil && h.accept != nil {
+			err = h.accept(le, id)
+		}
 		if err != nil {
+			h.refusals.Inc()
+			if h.refused != nil {
+				h.refused(id, le, err)
+			}
 			return
 		}
-		for _, t := range turns {
-			h.turnN(id, t.N, t.JSON)
-		}
+		h.batch(id, turns)
 	})
 	return err
 }
@@ -90,24 +105,17 @@ func (h *liveHub) get(id int64) *liveMatch {
 			delete(h.matches, oldest)
 		}
 	}
-	lm := &liveMatch{subs: map[int]func([]byte){}}
+	lm := &liveMatch{subs: map[int]func([][]byte){}}
 	h.matches[id] = lm
 	return lm
 }
 
-// turn keeps one published turn and hands it to the match's live views.
-func (h *liveHub) turn(id int64, data []byte) {
-	var t struct {
-		Turn int `json:"turn"`
-	}
-	if json.Unmarshal(data, &t) != nil {
+// batch keeps the turns of one batch and hands them to the match's live
+// views, in one call each.
+func (h *liveHub) batch(id int64, turns []jobs.LiveTurn) {
+	if len(turns) == 0 {
 		return
 	}
-	h.turnN(id, t.Turn, data)
-}
-
-// turnN is turn with the turn's number read already.
-func (h *liveHub) turnN(id int64, n int, data []byte) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	lm := h.get(id)
@@ -119,6 +127,21 @@ func (h *liveHub) turnN(id int64, n int, data []byte) {
 			h.started(id)
 		}
 	}
+	relay := make([][]byte, len(turns))
+	for i, t := range turns {
+		relay[i] = t.JSON
+		h.keep(lm, t.N, t.JSON)
+	}
+	for h.bytes > liveTotalBytes {
+		h.evict()
+	}
+	for _, fn := range lm.subs {
+		fn(relay)
+	}
+}
+
+// keep adds a turn to a match's history. Holds h.mu.
+func (h *liveHub) keep(lm *liveMatch, n int, data []byte) {
 	if n <= lm.last {
 		// The match started again (its worker died and another took the
 		// job): the earlier turns are no longer its history.
@@ -126,20 +149,17 @@ func (h *liveHub) turnN(id int64, n int, data []byte) {
 		lm.dropped = n != 1
 	}
 	lm.last = n
-	if !lm.dropped {
-		lm.turns = append(lm.turns, data)
-		lm.bytes += len(data)
-		h.bytes += len(data)
-		if lm.bytes > liveMatchBytes || len(lm.turns) > liveMatchTurns || n != len(lm.turns) {
-			h.drop(lm)
-			lm.dropped = true
-		}
+	if lm.dropped {
+		return
 	}
-	for h.bytes > liveTotalBytes {
-		h.evict()
-	}
-	for _, fn := range lm.subs {
-		fn(data)
+	// A copy: the history must not hold on to a whole message for the few
+	// bytes of one turn (a batch whose other turns were dropped).
+	lm.turns = append(lm.turns, bytes.Clone(data))
+	lm.bytes += len(data)
+	h.bytes += len(data)
+	if lm.bytes > liveMatchBytes || len(lm.turns) > liveMatchTurns || n != len(lm.turns) {
+		h.drop(lm)
+		lm.dropped = true
 	}
 }
 
@@ -166,8 +186,10 @@ func (h *liveHub) evict() {
 }
 
 // subscribe returns the turns so far (nil if they were not all kept) and
-// calls fn with each later one until stop.
-func (h *liveHub) subscribe(id int64, fn func([]byte)) (past [][]byte, stop func()) {
+// calls fn with each later batch of turns until stop. fn must not block
+// (it runs under the hub's lock) nor change the batch, which every view
+// of the match is given.
+func (h *liveHub) subscribe(id int64, fn func([][]byte)) (past [][]byte, stop func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	lm := h.get(id)

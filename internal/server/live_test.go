@@ -4,9 +4,18 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/arenabots/arena/internal/jobs"
 )
 
 func turnJSON(n int) []byte { return []byte(fmt.Sprintf(`{"turn":%d,"seats":[]}`, n)) }
+
+// turn hands the hub a batch of one turn.
+func (h *liveHub) turn(id int64, data []byte) {
+	var n int
+	fmt.Sscanf(string(data), `{"turn":%d`, &n)
+	h.batch(id, []jobs.LiveTurn{{N: n, JSON: data}})
+}
 
 // A live view gets the turns so far, then each later one, with none lost or
 // repeated between the two; a match that starts again (its worker died)
@@ -22,7 +31,11 @@ func TestLiveHub(t *testing.T) {
 		t.Fatalf("started %v after three turns of match 7, want [7]", started)
 	}
 	var got []string
-	past, stop := h.subscribe(7, func(b []byte) { got = append(got, string(b)) })
+	past, stop := h.subscribe(7, func(batch [][]byte) {
+		for _, b := range batch {
+			got = append(got, string(b))
+		}
+	})
 	if len(past) != 3 || string(past[2]) != string(turnJSON(3)) {
 		t.Fatalf("past %q", past)
 	}
@@ -36,9 +49,31 @@ func TestLiveHub(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatal("a stopped view still gets turns")
 	}
+	// A batch reaches a view in one call, its turns in order, and is kept
+	// as copies: the history holds no message's bytes.
+	calls := 0
+	_, stop = h.subscribe(7, func(batch [][]byte) {
+		calls++
+		for _, b := range batch {
+			got = append(got, string(b))
+		}
+	})
+	msg := append(turnJSON(6), turnJSON(7)...)
+	six, seven := msg[:len(turnJSON(6))], msg[len(turnJSON(6)):]
+	h.batch(7, []jobs.LiveTurn{{N: 6, JSON: six}, {N: 7, JSON: seven}})
+	stop()
+	if calls != 1 || len(got) != 3 || got[1] != string(turnJSON(6)) || got[2] != string(turnJSON(7)) {
+		t.Fatalf("a batch of two turns: %d calls, %q", calls, got)
+	}
+	msg[0] = 'X'
+	if past, stop := h.subscribe(7, func([][]byte) {}); len(past) != 7 || string(past[5]) != string(turnJSON(6)) {
+		t.Fatalf("history after the batch: %q", past)
+	} else {
+		stop()
+	}
 
 	h.turn(7, turnJSON(1)) // the match runs again from the start
-	if past, stop := h.subscribe(7, func([]byte) {}); len(past) != 1 {
+	if past, stop := h.subscribe(7, func([][]byte) {}); len(past) != 1 {
 		t.Fatalf("after a restart: %d turns", len(past))
 	} else {
 		stop()
@@ -46,7 +81,7 @@ func TestLiveHub(t *testing.T) {
 
 	h.turn(9, turnJSON(12)) // this server joined mid-match
 	h.turn(9, turnJSON(13))
-	if past, stop := h.subscribe(9, func([]byte) {}); past != nil {
+	if past, stop := h.subscribe(9, func([][]byte) {}); past != nil {
 		t.Fatalf("a match seen from turn 12 has a history of %d turns", len(past))
 	} else {
 		stop()
@@ -59,7 +94,7 @@ func TestLiveHub(t *testing.T) {
 
 	big := []byte(`{"turn":1,"pad":"` + strings.Repeat("x", liveMatchBytes) + `"}`)
 	h.turn(10, big)
-	if past, stop := h.subscribe(10, func([]byte) {}); past != nil || h.bytes > liveTotalBytes {
+	if past, stop := h.subscribe(10, func([][]byte) {}); past != nil || h.bytes > liveTotalBytes {
 		t.Fatalf("a history over the bound: %d turns, %d bytes kept", len(past), h.bytes)
 	} else {
 		stop()

@@ -4,12 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"testing"
 	"time"
-
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/arenabots/arena/internal/clitest"
 	"github.com/arenabots/arena/internal/jobs"
@@ -29,14 +26,7 @@ func TestModulesOnlyForTheLeaseHolder(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	id := challenge(t, r, 31)
-	msg, err := q.Jobs.Next(jetstream.FetchMaxWait(10 * time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var j jobs.Job
-	if err := json.Unmarshal(msg.Data(), &j); err != nil || j.MatchID != id {
-		t.Fatalf("job %+v, %v; want match %d's", j, err, id)
-	}
+	msg, j := nextJob(t, q, id)
 	mods := j.Modules()
 	if len(mods) == 0 {
 		t.Fatalf("match %d's job names no module: %+v", id, j.Seats)

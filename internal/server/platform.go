@@ -309,8 +309,9 @@ func (s *Server) Challenge(ctx context.Context, game string, botIDs []int64, see
 }
 
 // Live returns the turns of a running match so far (nil if this server did
-// not keep them all) and calls fn with every later one, as JSON, until stop.
-func (s *Server) Live(matchID int64, fn func([]byte)) (past [][]byte, stop func(), err error) {
+// not keep them all) and calls fn with every later batch of them, each turn
+// as JSON, until stop. fn must neither block nor change the batch.
+func (s *Server) Live(matchID int64, fn func([][]byte)) (past [][]byte, stop func(), err error) {
 	past, stop = s.live.subscribe(matchID, fn)
 	return past, stop, nil
 }

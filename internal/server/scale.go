@@ -132,6 +132,14 @@ func (s *Server) connectNATS(ctx context.Context) error {
 		default: // a display state only: dropped rather than wait
 		}
 	})
+	s.live.accept = s.leases.AcceptLive
+	s.live.refused = func(id int64, le *jobs.Lease, err error) {
+		worker := ""
+		if le != nil {
+			worker = le.Worker
+		}
+		s.log.Warn("worker live turns refused", "match", id, "worker", worker, "err", err)
+	}
 	return s.live.listen(s.nc)
 }
 
@@ -159,7 +167,7 @@ func (s *Server) scaleMetrics() {
 	s.checks = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arena_determinism_checks_total",
 		Help: "Finished matches run a second time and compared byte for byte, by outcome (same, mismatch) and by where the second run was (other worker, same worker)."},
 		[]string{"outcome", "where"})
-	s.metrics.reg.MustRegister(s.checks)
+	s.metrics.reg.MustRegister(s.checks, s.live.refusals)
 }
 
 var (

@@ -46,10 +46,13 @@ func (u *uploadSteps) follow(live *liveHub, match int64) (<-chan []byte, func())
 		return nil, func() {}
 	}
 	ch := make(chan []byte, stepTurnBuffer)
-	_, stop := live.subscribe(match, func(data []byte) {
-		select {
-		case ch <- data:
-		default: // a late answer or a count is lost, never the hub's time
+	_, stop := live.subscribe(match, func(batch [][]byte) {
+		for _, data := range batch {
+			select {
+			case ch <- data:
+			default: // a late answer or a count is lost, never the hub's time
+				return
+			}
 		}
 	})
 	return ch, stop

@@ -168,11 +168,18 @@ func TestBrowserLateLiveMatch(t *testing.T) {
 	for i, seat := range job.Seats {
 		rep.Bots[i].Spec = "wasm:" + seat.Wasm // as a worker names the seats it fetched
 	}
+	header, err := jobs.LiveHeader(*lease.Lease)
+	if err != nil {
+		t.Fatal(err)
+	}
 	publish := func(from, to int) {
-		for _, b := range turns[from:to] {
-			if err := nc.Publish(jobs.LiveSubject(m.ID), b); err != nil {
-				t.Fatal(err)
-			}
+		// As a worker does: a batch of turns under the match's lease.
+		batch := bytes.Clone(header)
+		for i := from; i < to; i++ {
+			batch = jobs.AppendTurn(batch, i+1, turns[i])
+		}
+		if err := nc.Publish(jobs.LiveSubject(m.ID), batch); err != nil {
+			t.Fatal(err)
 		}
 		if err := nc.Flush(); err != nil {
 			t.Fatal(err)
