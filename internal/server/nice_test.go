@@ -75,12 +75,7 @@ func TestMatchNice(t *testing.T) {
 			lowered = lowered || n == want
 		}
 	}
-	for n := 0; n < 4; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d matches finished within 2 minutes, want 4", n)
-		}
-		n = finishedMatches(t, r.URL)
-	}
+	waitFinished(t, r.URL, 4, deadline)
 	// The rest of the process keeps its level. (Not the main thread as
 	// such: a match may have run on it, which the runtime then parks for
 	// good, lowered.)
@@ -120,12 +115,7 @@ func TestMatchBatch(t *testing.T) {
 			}
 		}
 	}
-	for n := 0; n < 4; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d matches finished within 2 minutes, want 4", n)
-		}
-		n = finishedMatches(t, r.URL)
-	}
+	waitFinished(t, r.URL, 4, deadline)
 	others := 0
 	for _, p := range policyOfThreads(t) {
 		if p == unix.SCHED_NORMAL {
@@ -134,5 +124,16 @@ func TestMatchBatch(t *testing.T) {
 	}
 	if others == 0 {
 		t.Fatal("no thread left at SCHED_NORMAL")
+	}
+}
+
+// waitFinished waits until n matches have finished, until deadline.
+func waitFinished(t *testing.T, url string, n int, deadline time.Time) {
+	t.Helper()
+	for done := 0; done < n; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d matches finished in time, want %d", done, n)
+		}
+		done = finishedMatches(t, url)
 	}
 }
