@@ -18,14 +18,15 @@ import (
 )
 
 type serveCmd struct {
-	Addr      string        `default:"127.0.0.1:8080" help:"Address to listen on (HOST:PORT)."`
-	Data      string        `default:"./arena-data" type:"path" help:"Directory for the database, the job queue and the module cache."`
-	DB        string        `name:"db" env:"ARENA_DB" help:"Database URL: postgres://... for Postgres; empty for SQLite under --data. From the environment or --db-file, a password stays out of ps and the shell's history."`
-	DBFile    string        `name:"db-file" env:"ARENA_DB_FILE" type:"path" help:"Read the database URL from this file (its first line) instead of --db."`
-	Workers   int           `default:"0" help:"Matches run at once in this process (0: one per core). GOMAXPROCS becomes this plus the number of cores, unless set in the environment, so that requests never wait for a match."`
-	MatchNice int           `name:"match-nice" default:"0" help:"Run matches this many nice levels below the server's requests (0 to 19), so that requests get a core first; 0 (the default): the same priority, which keeps matches at their share when other processes want the CPU (docs/deploy.md)."`
-	AckWait   time.Duration `default:"30s" hidden:"" help:"How long a job may go without a worker's heartbeat before it is handed out again."`
-	Rest      time.Duration `default:"10s" help:"Least time between two rated matches of a bot (new versions get a burst regardless); 0 runs matches back to back."`
+	Addr       string        `default:"127.0.0.1:8080" help:"Address to listen on (HOST:PORT)."`
+	Data       string        `default:"./arena-data" type:"path" help:"Directory for the database, the job queue and the module cache."`
+	DB         string        `name:"db" env:"ARENA_DB" help:"Database URL: postgres://... for Postgres; empty for SQLite under --data. From the environment or --db-file, a password stays out of ps and the shell's history."`
+	DBFile     string        `name:"db-file" env:"ARENA_DB_FILE" type:"path" help:"Read the database URL from this file (its first line) instead of --db."`
+	Workers    int           `default:"0" help:"Matches run at once in this process (0: one per core). GOMAXPROCS becomes this plus the number of cores, unless set in the environment, so that requests never wait for a match."`
+	MatchNice  int           `name:"match-nice" default:"0" help:"Run matches this many nice levels below the server's requests (0 to 19), so that requests get a core first; 0 (the default): the same priority, which keeps matches at their share when other processes want the CPU (docs/deploy.md)."`
+	MatchBatch bool          `name:"match-batch" help:"Run matches on batch threads of their own (Linux SCHED_BATCH, with a long time slice): at --match-nice's level, their share of a core stays, but a waking request takes the core from them; every bot answer then hands off between threads, which costs matches a minute (docs/performance.md)."`
+	AckWait    time.Duration `default:"30s" hidden:"" help:"How long a job may go without a worker's heartbeat before it is handed out again."`
+	Rest       time.Duration `default:"10s" help:"Least time between two rated matches of a bot (new versions get a burst regardless); 0 runs matches back to back."`
 
 	NATSListen    string   `name:"nats-listen" placeholder:"HOST:PORT" help:"Open the embedded NATS server to workers on other machines (arena worker); writes DATA/worker.creds for them (docs/deploy.md)."`
 	NATSTLSCert   string   `name:"nats-tls-cert" type:"path" help:"PEM certificate for --nats-listen: workers then connect over TLS."`
@@ -76,7 +77,7 @@ func (c *serveCmd) Run() error {
 		site, err = web.New(web.Options{Games: games.All(), Service: true, Platform: pc, ReplayDir: filepath.Join(c.Data, "browser-games"), Logger: log, TrustedProxies: c.TrustProxy})
 		return site, err
 	}
-	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: db, Workers: c.Workers, MatchNice: c.MatchNice, Rest: c.Rest, AckWait: c.AckWait, Log: log, Site: newSite, Games: c.Games, TrustedProxies: c.TrustProxy, ChallengesPerMinute: c.Challenges,
+	srv, err := server.New(ctx, server.Options{Addr: c.Addr, DataDir: c.Data, DB: db, Workers: c.Workers, MatchNice: c.MatchNice, MatchBatch: c.MatchBatch, Rest: c.Rest, AckWait: c.AckWait, Log: log, Site: newSite, Games: c.Games, TrustedProxies: c.TrustProxy, ChallengesPerMinute: c.Challenges,
 		UploadsPerDay: c.UploadsPerDay, BotsPerGame: c.BotsPerGame, Admins: c.Admins,
 		NATS: server.NATSOptions{Listen: c.NATSListen, TLSCert: c.NATSTLSCert, TLSKey: c.NATSTLSKey, URL: c.NATS, Creds: c.NATSCreds, Replicas: c.NATSReplicas, NoWorkers: c.NoWorkers, CheckEvery: c.CheckEvery}})
 	if err != nil {

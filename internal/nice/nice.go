@@ -5,6 +5,11 @@
 // a match thread a few levels below the process still gets every cycle the
 // server does not want, and a request that arrives is run at once.
 //
+// A lowering may also, or instead, make the threads batch threads (Batch):
+// same weight, so the same share of a core beside other processes, but a
+// thread that wakes to serve a request runs ahead of them (lowerThread says
+// how the kernel does it).
+//
 // Only threads the lowering goroutine keeps for good are lowered: the
 // goroutine stays locked to its thread (runtime.LockOSThread) until it
 // ends, and the runtime then ends the thread with it, so no other goroutine
@@ -18,6 +23,16 @@ import (
 )
 
 type key struct{}
+
+// Batch, added to a number of levels (With, Run, Lower: Batch+3, or Batch
+// alone for none), also makes the lowered threads batch threads with a long
+// time slice (lowerThread). The sum travels as the one int that says how
+// far matches are lowered (worker.Options.Nice), so that everything that
+// passes it on or asks whether it is above 0 needs no change.
+const Batch = 1 << 8
+
+// levels is the number of nice levels in lowering n (n > 0).
+func levels(n int) int { return n &^ Batch }
 
 // With returns ctx carrying n: the threads started for that context's work
 // that lower themselves (From) run n nice levels below the process.
@@ -35,7 +50,7 @@ func From(ctx context.Context) int {
 }
 
 // Lower lowers the calling thread's priority by n nice levels (to at most
-// the lowest, 19). The caller must be locked to its thread; when Lower
+// the lowest, 19), and with Batch in n makes it a batch thread. The caller must be locked to its thread; when Lower
 // reports true it must stay locked until its goroutine ends (no
 // runtime.UnlockOSThread), so that the thread ends with it. On false
 // (n <= 0, or a system that cannot lower one thread) nothing changed.
@@ -43,7 +58,7 @@ func Lower(n int) bool {
 	if n <= 0 {
 		return false
 	}
-	return lowerThread(n)
+	return lowerThread(levels(n), n&Batch != 0)
 }
 
 // Run calls f on a goroutine of its own, on a thread lowered by n levels
@@ -76,5 +91,7 @@ func Slowdown(n int) float64 {
 	if n <= 0 {
 		return 1
 	}
-	return math.Pow(1.25, float64(min(n, 39)))
+	// Batch keeps the thread's weight: its share of a contended core is
+	// the unlowered one.
+	return math.Pow(1.25, float64(min(levels(n), 39)))
 }

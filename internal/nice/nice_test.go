@@ -94,9 +94,50 @@ func TestSlowdown(t *testing.T) {
 	for _, c := range []struct {
 		n    int
 		want float64
-	}{{0, 1}, {-1, 1}, {10, 1024.0 / 110}, {19, 1024.0 / 15}} {
+	}{{0, 1}, {-1, 1}, {10, 1024.0 / 110}, {19, 1024.0 / 15}, {Batch, 1}, {Batch + 10, 1024.0 / 110}} {
 		if got := Slowdown(c.n); got < c.want*0.85 || got > c.want*1.15 {
 			t.Errorf("Slowdown(%d) = %.2f, want about %.2f", c.n, got, c.want)
 		}
+	}
+}
+
+// Batch makes a lowered thread a batch thread with a long slice, with or
+// without nice levels, and keeps the levels' meaning.
+func TestBatch(t *testing.T) {
+	runtime.LockOSThread()
+	base, err := threadNice()
+	runtime.UnlockOSThread()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		n, nice int
+	}{{Batch, base}, {Batch + 3, min(base+3, 19)}} {
+		var attr *unix.SchedAttr
+		var got int
+		Run(c.n, func() {
+			attr, err = unix.SchedGetAttr(0, 0)
+			got, _ = threadNice()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if attr.Policy != unix.SCHED_BATCH || got != c.nice {
+			t.Errorf("Run(Batch+%d): policy %d at nice %d, want SCHED_BATCH (%d) at %d", c.n-Batch, attr.Policy, got, unix.SCHED_BATCH, c.nice)
+		}
+		// Before Linux 6.12 a fair-class thread has no slice of its own
+		// and sched_getattr reports none.
+		if attr.Runtime != 0 && attr.Runtime != uint64(batchSlice) {
+			t.Errorf("Run(Batch+%d): slice %v, want %v", c.n-Batch, time.Duration(attr.Runtime), batchSlice)
+		}
+	}
+	// The calling thread was not touched.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if attr, err := unix.SchedGetAttr(0, 0); err != nil || attr.Policy != unix.SCHED_NORMAL {
+		t.Fatalf("calling thread: %+v, %v; want SCHED_NORMAL", attr, err)
+	}
+	if From(With(context.Background(), Batch)) != Batch {
+		t.Fatal("From(With(ctx, Batch)) != Batch")
 	}
 }

@@ -135,10 +135,15 @@ func BenchmarkThroughput(b *testing.B) {
 			}
 			time.Sleep(2 * time.Second) // past the start and the uploads
 			// Matches at the server's own priority (`arena serve`'s
-			// default), then lowered by --match-nice 10.
+			// default), then lowered by --match-nice 10, then on batch
+			// threads (--match-batch).
 			b.ReportMetric(raw, "tournament-matches/min")
-			for _, lower := range []int{0, 10} {
-				r.Srv.SetMatchNice(lower)
+			for _, set := range []struct {
+				lower int
+				batch bool
+			}{{0, false}, {10, false}, {0, true}} {
+				lower := set.lower
+				r.Srv.SetMatchNice(lower, set.batch)
 				time.Sleep(time.Second) // the matches started before, finished
 				n0, t0 := finishedRated(b, st), time.Now()
 				time.Sleep(window)
@@ -147,6 +152,9 @@ func BenchmarkThroughput(b *testing.B) {
 				tag := ""
 				if lower > 0 {
 					tag = fmt.Sprintf("nice%d-", lower)
+				}
+				if set.batch {
+					tag += "batch-"
 				}
 				b.ReportMetric(svc, tag+"service-matches/min")
 				b.ReportMetric(svc/raw, tag+"ratio")
@@ -223,25 +231,36 @@ func BenchmarkListLatency(b *testing.B) {
 		{"leaderboard-playing", "/api/v1/games/dots-and-boxes/leaderboard"},
 	}
 	line := regexp.MustCompile(`(?m)^url=(\S+) n=(\d+) errors=(\d+) p50_ms=([0-9.]+) p90_ms=[0-9.]+ p99_ms=([0-9.]+) p999_ms=[0-9.]+ max_ms=([0-9.]+) late_ms=([0-9.]+)$`)
-	// Each phase is measured in four settings in the same run (the
+	// Each phase is measured in five settings in the same run (the
 	// machine's load moves too much between runs): GOMAXPROCS at one per
-	// worker (the runtime's default), at one more (servingProcs before
-	// 26 November) with the matches lowered by matchNice levels, and at
-	// what servingProcs sets now, with the matches at the server's own
-	// priority and lowered (what `arena serve` does by default). A
+	// worker (the runtime's default), at one more with the matches lowered
+	// by matchNice levels, and at what servingProcs sets, with the matches
+	// at the server's own priority (`arena serve`'s default), lowered, and
+	// on batch threads at the server's own level (--match-batch). A
 	// setting's matches start under it: the matches running when it
 	// starts finish under the one before.
+	// A NICE of bN is N levels on batch threads (--match-batch).
+	type setting struct {
+		procs, nice int
+		batch       bool
+	}
 	const workers, matchNice = 2, 10
 	serving := server.ServingProcs(runtime.NumCPU(), workers)
-	settings := []struct{ procs, nice int }{{workers, 0}, {workers + 1, matchNice}, {serving, 0}, {serving, matchNice}}
-	if only := os.Getenv("LATENCY_SETTINGS"); only != "" { // e.g. "3:10,4:0"
+	settings := []setting{{workers, 0, false}, {workers + 1, matchNice, false}, {serving, 0, false}, {serving, matchNice, false}, {serving, 0, true}}
+	if only := os.Getenv("LATENCY_SETTINGS"); only != "" { // e.g. "3:10,4:0,4:b0"
 		settings = settings[:0]
 		for _, s := range strings.Split(only, ",") {
-			var procs, n int
-			if _, err := fmt.Sscanf(s, "%d:%d", &procs, &n); err != nil {
-				b.Fatalf("LATENCY_SETTINGS %q: want PROCS:NICE,...", only)
+			var set setting
+			procs, n, _ := strings.Cut(s, ":")
+			var err error
+			if set.procs, err = strconv.Atoi(procs); err == nil {
+				n, set.batch = strings.CutPrefix(n, "b")
+				set.nice, err = strconv.Atoi(n)
 			}
-			settings = append(settings, struct{ procs, nice int }{procs, n})
+			if err != nil {
+				b.Fatalf("LATENCY_SETTINGS %q: want PROCS:NICE or PROCS:bNICE,...", only)
+			}
+			settings = append(settings, set)
 		}
 	}
 	if os.Getenv("LATENCY_ORDER") == "reverse" { // to run A B C, then C B A
@@ -251,10 +270,13 @@ func BenchmarkListLatency(b *testing.B) {
 		before := finishedMatches(b, r.URL)
 		for _, set := range settings {
 			old := runtime.GOMAXPROCS(set.procs)
-			r.Srv.SetMatchNice(set.nice)
+			r.Srv.SetMatchNice(set.nice, set.batch)
 			tag := fmt.Sprintf("%s-procs%d", phase, set.procs)
 			if set.nice > 0 {
 				tag += fmt.Sprintf("-nice%d", set.nice)
+			}
+			if set.batch {
+				tag += "-batch"
 			}
 			// /healthz alone first, then the lists together at the same rate.
 			for _, urls := range [][]string{{"/healthz"}, nil} {
@@ -264,7 +286,9 @@ func BenchmarkListLatency(b *testing.B) {
 						urls = append(urls, l.path)
 					}
 				}
-				args := []string{"-rate", strconv.Itoa(rate), "-duration", fmt.Sprintf("%ds", secs), "-warmup", "3s"}
+				// The sender ahead of the server, as a client on a
+				// machine of its own would be (scripts/openloop -nice).
+				args := []string{"-rate", strconv.Itoa(rate), "-duration", fmt.Sprintf("%ds", secs), "-warmup", "3s", "-nice", "-10"}
 				for _, u := range urls {
 					args = append(args, r.URL+u)
 				}

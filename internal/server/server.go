@@ -28,6 +28,7 @@ import (
 	"github.com/arenabots/arena/internal/api"
 	"github.com/arenabots/arena/internal/core"
 	"github.com/arenabots/arena/internal/jobs"
+	"github.com/arenabots/arena/internal/nice"
 	"github.com/arenabots/arena/internal/store"
 	"github.com/arenabots/arena/internal/visitors"
 	"github.com/arenabots/arena/rating"
@@ -47,6 +48,14 @@ type Options struct {
 	// lowered match keeps a tenth of a core beside a busy process at 10
 	// (docs/performance.md, "--match-nice").
 	MatchNice int
+	// MatchBatch runs the in-process workers' matches on batch threads
+	// (nice.Batch): at MatchNice's levels, 0 included, the same share of
+	// a core beside other processes, but the server's threads take the
+	// core from them when they wake. Each match then has threads of its
+	// own, which every question and answer hands off between (the threaded
+	// hand-off, sandbox/handoff.go), at a cost in matches a minute
+	// (docs/performance.md, "--match-nice").
+	MatchBatch bool
 	// AckWait is the job heartbeat window (jobs.Config); 0 for the default.
 	AckWait time.Duration
 	// Site, when set, makes the handler of every path outside /api/,
@@ -150,7 +159,7 @@ func New(ctx context.Context, opt Options) (*Server, error) {
 	}
 	if !opt.NATS.NoWorkers {
 		setServingProcs(opt.Workers)
-		if s.pool, err = worker.New(s.q, worker.Options{Workers: opt.Workers, CacheDir: filepath.Join(opt.DataDir, "modules"), Log: opt.Log, Nice: opt.MatchNice}); err != nil {
+		if s.pool, err = worker.New(s.q, worker.Options{Workers: opt.Workers, CacheDir: filepath.Join(opt.DataDir, "modules"), Log: opt.Log, Nice: matchLowering(opt.MatchNice, opt.MatchBatch)}); err != nil {
 			return fail(err)
 		}
 	}
@@ -217,12 +226,21 @@ func (s *Server) Core() *core.Core { return s.core }
 // Store is the server's store (for tests and tools).
 func (s *Server) Store() *store.Store { return s.store }
 
-// SetMatchNice changes Options.MatchNice for the matches the in-process
-// workers start from now on (benchmarks compare the settings in one run).
-func (s *Server) SetMatchNice(n int) {
+// SetMatchNice changes Options.MatchNice and MatchBatch for the matches
+// the in-process workers start from now on (benchmarks compare the
+// settings in one run).
+func (s *Server) SetMatchNice(n int, batch bool) {
 	if s.pool != nil {
-		s.pool.SetNice(n)
+		s.pool.SetNice(matchLowering(n, batch))
 	}
+}
+
+// matchLowering is the worker's Options.Nice for MatchNice and MatchBatch.
+func matchLowering(levels int, batch bool) int {
+	if batch {
+		return max(levels, 0) + nice.Batch
+	}
+	return levels
 }
 
 // seedHouse makes the @house account and its ladder entries (seedLadder):

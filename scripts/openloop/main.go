@@ -6,7 +6,7 @@
 // 100 ms is charged 100 ms on every request it should have answered in that
 // time, not on one (no coordinated omission).
 //
-//	openloop -rate 1000 -duration 20s -warmup 3s URL [URL...]
+//	openloop -rate 1000 -duration 20s -warmup 3s [-nice -10] URL [URL...]
 //
 // Requests go to the URLs in turn, so each gets rate/len(URLs) per second.
 // The output is one line per URL and one for all of them:
@@ -14,7 +14,19 @@
 //	url=URL n=N errors=E p50_ms=... p90_ms=... p99_ms=... p999_ms=... max_ms=... late_ms=...
 //
 // late_ms is how late the sender itself was at the 99th percentile (its own
-// share of the latency, when the machine is loaded). Standard library only:
+// share of the latency, when the machine is loaded).
+//
+// -nice N runs the sender at nice value N (below 0 needs CAP_SYS_NICE or
+// RLIMIT_NICE), and a first line says which value it runs at:
+//
+//	openloop: nice -10
+//	openloop: nice 0 (setting -10: operation not permitted)
+//
+// Raised, a sender on the server's machine stands in for a client on a
+// machine of its own: what it sends late is its own lateness, not the
+// server's, and whatever CPU it takes while raised, the server's threads
+// wait for, which counts against the server, so the figure errs on the
+// server's side. Standard library only:
 // internal/server's BenchmarkListLatency builds and runs it as a second process.
 package main
 
@@ -42,11 +54,19 @@ func main() {
 	dur := flag.Duration("duration", 20*time.Second, "how long to measure, after the warm-up")
 	warmup := flag.Duration("warmup", 3*time.Second, "how long to send before measuring")
 	timeout := flag.Duration("timeout", 10*time.Second, "a request's time limit (counted as an error)")
+	niceness := flag.Int("nice", 0, "run the sender at this nice value (below 0: ahead of the server on a shared machine; needs CAP_SYS_NICE)")
 	flag.Parse()
 	urls := flag.Args()
 	if len(urls) == 0 || *rate <= 0 {
 		fmt.Fprintln(os.Stderr, "usage: openloop [-rate R] [-duration D] [-warmup W] URL...")
 		os.Exit(2)
+	}
+	if *niceness != 0 {
+		if err := setNice(*niceness); err != nil {
+			fmt.Printf("openloop: nice 0 (setting %d: %v)\n", *niceness, err)
+		} else {
+			fmt.Printf("openloop: nice %d\n", *niceness)
+		}
 	}
 	samples := run(urls, *rate, *warmup, *dur, *timeout)
 	report(os.Stdout, urls, samples)
