@@ -59,7 +59,10 @@ func Run(g Game, name string) {
 	if info == nil {
 		fail(fmt.Errorf("%s has no house bot %q", g.Info().ID, name))
 	}
-	p := &Player{Info: *info, Decode: decode}
+	p := &Player{Info: *info, Decode: decode, Reserve: Reserve}
+	if r, ok := g.(Reserver); ok {
+		p.Reserve = r.HouseReserve()
+	}
 	if err := sdk.LoopLines(os.Stdin, os.Stdout, p.Answer); err != nil {
 		fail(err)
 	}
@@ -75,7 +78,10 @@ func fail(err error) {
 type Player struct {
 	Info   game.HouseBotInfo
 	Decode Decoder
-	bot    game.HouseBot
+	// Reserve is this game's reserve, Reserve unless the game says
+	// otherwise (Reserver).
+	Reserve int64
+	bot     game.HouseBot
 
 	stopSet  bool
 	start    int64 // the tank when this answer's thinking began
@@ -92,25 +98,26 @@ type Stopper interface {
 
 // Reserve is the fuel a Stopper's thinking never touches: once the tank is
 // down to it, stop says stop. It pays for the rest of the answer (finishing
-// the node, writing the line), with room for a garbage collection. It is
-// no more than that because the first answer has only one turn's
-// 5,000,000: a Grid Royale bot needs some 3,000,000 of it for its first
-// field, which a larger reserve would cut short, and a field cut short on
-// the first turn sends the first unit elsewhere than the native bot's.
-const Reserve = 1_500_000
+// the node, writing the line), with room for a garbage collection.
+const Reserve = 2_500_000
 
-// MaxSpend is the most fuel one answer's thinking may take: what a full
-// tank (20,000,000) holds above Reserve. The platform's backstop counts CPU
-// time, and the cost model prices every kind of work so that a full tank
-// takes well under half of it (docs/fuel.md), so a long think is safe; the
-// tank itself, refilled by 5,000,000 a turn, is what bounds the thinking.
-const MaxSpend = 20_000_000 - Reserve
+// A Reserver is a game whose house bots finish an answer on less than
+// Reserve once told to stop. A smaller reserve matters where one turn's
+// fuel is tight: a Grid Royale bot's first answer has one turn's 5,000,000.
+type Reserver interface {
+	HouseReserve() int64
+}
+
+// MaxSpend is the most fuel one answer's thinking may take, though the tank
+// holds up to 20,000,000: the platform also stops an answer after 2 s of wall
+// clock, and on a loaded machine a long think could come near that.
+const MaxSpend = 6_000_000
 
 // stop is the fuel-aware budget: fuel counts are deterministic, so a replay
 // reruns the bot's choices exactly. A native build (FuelLeft -1) never stops.
 func (p *Player) stop() bool {
 	left := sdk.FuelLeft()
-	return left >= 0 && (left < Reserve || p.start-left > p.maxSpend)
+	return left >= 0 && (left < p.Reserve || p.start-left > p.maxSpend)
 }
 
 // noAnswer is a well-formed line that no game accepts as an action, so the
@@ -143,9 +150,8 @@ func (p *Player) Answer(line []byte) []byte {
 	if per := perAnswer(line); per > 0 {
 		// A chess clock (Lines and Boxes): the tank is the whole game's, and
 		// one answer may spend at most per; think with at most half of
-		// that, and a tenth of the clock left, so the clock lasts (after
-		// 30 answers that long, 4% of it is left).
-		p.maxSpend = min(per/2, p.start/10)
+		// that, and a sixteenth of the clock left, so the clock lasts.
+		p.maxSpend = min(per/2, p.start/16)
 	}
 	a := p.bot.Act(st, seat)
 	if len(a) == 0 {
