@@ -34,10 +34,6 @@ type searchBot struct {
 	// stop, when set, is asked at every node whether to stop as if the
 	// budget were spent (SetStop).
 	stop func() bool
-	// reached is the nodes of the last answer whose search was cut short
-	// (with its exact attempt's), with stop set: what one answer's fuel
-	// buys, which bounds the exact attempt (solve).
-	reached int
 	// chains has the search value a position past the safe phase by the
 	// chain rule (chainStructure, ruleValue) where the rule can be trusted:
 	// the strong bot.
@@ -139,12 +135,10 @@ func (b *searchBot) Act(s game.State, _ int) []byte {
 type errBudget struct{}
 
 func (b *searchBot) choose(p *position) move {
-	attempt := 0 // the nodes a failed exact attempt spent
 	if p.left <= b.endAt {
 		if m, ok := b.solve(p); ok {
 			return m
 		}
-		attempt = b.nodes
 	}
 	b.nodes = 0
 	moves := b.limits.prune(p, p.moves(nil))
@@ -153,9 +147,6 @@ func (b *searchBot) choose(p *position) move {
 	for depth := 1; depth <= p.left; depth++ {
 		m, ok := b.root(p, moves, depth)
 		if !ok {
-			if b.stop != nil {
-				b.reached = attempt + b.nodes
-			}
 			break
 		}
 		best = m
@@ -177,13 +168,6 @@ func (b *searchBot) solve(p *position) (move, bool) {
 	defer func() { b.limits, b.budget = limits, budget }()
 	b.limits.exactBelow = 1 << 10
 	b.budget = b.endBudget
-	if b.stop != nil && b.reached > 0 {
-		// A wasm build, stopped by fuel: an attempt that spent the whole
-		// answer and failed would leave the search after it nothing, and
-		// the move would be the ordering's first guess. So the attempt
-		// gets half of what the last search reached, the search the rest.
-		b.budget = min(b.endBudget, b.reached/2)
-	}
 	b.nodes = 0
 	moves := p.moves(nil)
 	b.order(moves, move{})
