@@ -28,6 +28,16 @@ func (Game) Ladder() []game.LadderEntry {
 	return []game.LadderEntry{{Name: "idle"}, {Name: "harvester"}, {Name: "house"}, {Name: "siege"}}
 }
 
+// HouseReserve is the fuel a wasm house bot keeps for finishing an answer
+// once told to stop (hostplay.Reserver): settling its units' moves and
+// writing the batch, a few hundred thousand, and a garbage collection,
+// rare since the decoder reuses its state. It is less than hostplay's
+// 2,500,000 because the first answer has only one turn's 5,000,000, and
+// the first home field needs about 3,000,000 of it (with the observation):
+// a field cut short there sends the first unit elsewhere than the native
+// bot's, and the whole match goes another way.
+func (Game) HouseReserve() int64 { return 1_500_000 }
+
 // HouseDecoder returns what reads a Grid Royale observation into a
 // state's exported fields, which are all the house bots read (a seat is out
 // once it has no unit and cannot pay for one: the rules' elimination, which

@@ -72,6 +72,7 @@ type planner struct {
 	lastPos map[int]int  // enemy unit id -> its cell+1 last turn
 	homing  map[int]bool // own unit id -> it is carrying its cargo home
 	blocked map[int]int  // own unit id -> turns in a row it found its way blocked
+	target  map[int]int  // own unit id -> the cell it was last sent to harvest
 	batch   Batch
 
 	// stop, when set, is asked before each unit's goal whether the turn's
@@ -134,6 +135,7 @@ func (p *planner) prepare() {
 		p.lastPos = map[int]int{}
 		p.homing = map[int]bool{}
 		p.blocked = map[int]int{}
+		p.target = map[int]int{}
 	}
 	if cap(p.decided) < len(s.Units) {
 		p.decided = make([]bool, len(s.Units), cap(s.Units))
@@ -155,6 +157,11 @@ func (p *planner) prepare() {
 	for id := range p.blocked {
 		if s.UnitIndex(id) < 0 {
 			delete(p.blocked, id)
+		}
+	}
+	for id := range p.target {
+		if s.UnitIndex(id) < 0 {
+			delete(p.target, id)
 		}
 	}
 	p.stamp++
@@ -335,14 +342,11 @@ func (p *planner) plan() {
 		if p.decided[i] {
 			continue
 		}
-		if p.stop != nil && p.stop() {
-			// Out of budget (a wasm build's fuel): the units not given a
-			// goal yet, the least laden, stay and harvest, or step back
-			// into the zone; settling them costs little.
-			p.ncand[i] = 0
-			continue
-		}
-		p.goal(i)
+		// Out of budget (a wasm build's fuel), the units not given a goal
+		// yet, the least laden, keep the harvest cell they were last sent
+		// to rather than look for a better one (pickTarget, the dear part);
+		// settling them costs little.
+		p.goal(i, p.stop != nil && p.stop())
 	}
 	for progress := true; progress; {
 		progress = false
@@ -416,8 +420,9 @@ func (p *planner) risky(c, cargo int) bool {
 }
 
 // goal works out where unit i wants to go and lists the moves that get it
-// there, best first, in p.cands[i].
-func (p *planner) goal(i int) {
+// there, best first, in p.cands[i]. With keep (out of budget) a unit that
+// would look for a harvest cell keeps the one it was last sent to instead.
+func (p *planner) goal(i int, keep bool) {
 	s := p.s
 	u := s.Units[i]
 	c := u.Y*s.W + u.X
@@ -430,10 +435,19 @@ func (p *planner) goal(i int) {
 	case u.Cargo > 0 && (p.homing[u.ID] || u.Cargo*100 >= p.opt.returnPct*s.Set.CargoCap || p.home[c] < 0 || left <= p.steps[c]+3):
 		p.homing[u.ID] = true
 		p.ncand[i] = p.homeward(u, cands)
+	case keep:
+		// The cell it was sent to, if it is still free and has a way home;
+		// else it stays and harvests where it stands.
+		p.ncand[i] = 0
+		if t, ok := p.target[u.ID]; ok && p.taken[t] != p.stamp && p.home[t] >= 0 {
+			p.taken[t] = p.stamp
+			p.ncand[i] = p.towards(u, t%s.W, t/s.W, cands)
+		}
 	default:
 		t := p.pickTarget(i)
 		if t >= 0 {
 			p.taken[t] = p.stamp
+			p.target[u.ID] = t
 			p.ncand[i] = p.towards(u, t%s.W, t/s.W, cands)
 			return
 		}
@@ -578,33 +592,53 @@ func (p *planner) homeward(u Unit, out *[4]Dir) int {
 
 // pickTarget chooses the cell unit i should harvest next, or -1.
 func (p *planner) pickTarget(i int) int {
+	// This is the wasm house bots' dearest loop (some 400 cells a unit): in
+	// Go's wasm output every field read through s or p is a metered memory
+	// access, and the compiler does not hoist them out of the loop. So what
+	// the loop reads is held in locals, the zone of each distance is worked
+	// out once, and the cells outside the nearest turn's zone, which holds
+	// every later one, are not visited. A cell is picked only if it passes
+	// every test, so the order of the tests changes nothing.
 	s := p.s
 	u := s.Units[i]
 	r := p.opt.radius
-	left := s.Set.MaxTurns - s.TurnNum
-	room := s.Set.CargoCap - u.Cargo
+	w, turn, stamp := s.W, s.TurnNum, p.stamp
+	left := s.Set.MaxTurns - turn
+	capacity, hdiv, mdiv := s.Set.CargoCap, s.Set.HarvestDivisor, s.Set.MoveCostDivisor
+	room := capacity - u.Cargo
+	tripScore := p.opt.tripScore
+	ore, taken, home, steps := s.Ore, p.taken, p.home, p.steps
+	ownAt, enemyAt, reach, bases := p.ownAt, p.enemyAt, p.reach, s.Bases
+	var zoneBuf [32]Zone
+	zones := zoneBuf[:0]
+	for d := 0; d <= r; d++ {
+		zones = append(zones, p.zoneAt(turn+d+4))
+	}
+	z := zones[0]
 	best, bestScore := -1, 0
-	for y := max(0, u.Y-r); y <= min(s.W-1, u.Y+r); y++ {
-		ry := r - abs(y-u.Y)
-		for x := max(0, u.X-ry); x <= min(s.W-1, u.X+ry); x++ {
-			c := y*s.W + x
-			d := abs(x-u.X) + abs(y-u.Y)
-			ore := s.Ore[c]
-			if ore/s.Set.HarvestDivisor == 0 || p.taken[c] == p.stamp || p.home[c] < 0 ||
-				(d > 0 && (p.ownAt[c] == p.stamp || p.enemyAt[c] == p.stamp)) ||
-				ore/s.Set.MoveCostDivisor > s.Set.CargoCap || isBase(s, c) ||
-				d+p.steps[c]+3 > left || !p.zoneAt(s.TurnNum+d+4).Contains(x, y) {
+	for y := max(0, u.Y-r, z.Y0); y <= min(w-1, u.Y+r, z.Y1); y++ {
+		dy := abs(y - u.Y)
+		ry := r - dy
+		for x := max(0, u.X-ry, z.X0); x <= min(w-1, u.X+ry, z.X1); x++ {
+			c := y*w + x
+			d := abs(x-u.X) + dy
+			if taken[c] == stamp || home[c] < 0 || d+steps[c]+3 > left ||
+				(d > 0 && (ownAt[c] == stamp || enemyAt[c] == stamp)) || !zones[d].Contains(x, y) {
+				continue
+			}
+			o := ore[c]
+			if o/hdiv == 0 || o/mdiv > capacity || slices.Contains(bases, c) {
 				continue
 			}
 			var score int
-			if p.opt.tripScore {
-				gain := min(room, ore*58/100) // about three turns of harvest
-				score = gain * 256 / (d + 3 + p.steps[c])
-				if p.reach[c] == p.stamp {
+			if tripScore {
+				gain := min(room, o*58/100) // about three turns of harvest
+				score = gain * 256 / (d + 3 + steps[c])
+				if reach[c] == stamp {
 					score /= 2
 				}
 			} else {
-				score = ore * 256 / (d + 2)
+				score = o * 256 / (d + 2)
 			}
 			if score > bestScore {
 				best, bestScore = c, score

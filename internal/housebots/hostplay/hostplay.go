@@ -59,7 +59,10 @@ func Run(g Game, name string) {
 	if info == nil {
 		fail(fmt.Errorf("%s has no house bot %q", g.Info().ID, name))
 	}
-	p := &Player{Info: *info, Decode: decode}
+	p := &Player{Info: *info, Decode: decode, Reserve: Reserve}
+	if r, ok := g.(Reserver); ok {
+		p.Reserve = r.HouseReserve()
+	}
 	if err := sdk.LoopLines(os.Stdin, os.Stdout, p.Answer); err != nil {
 		fail(err)
 	}
@@ -75,7 +78,10 @@ func fail(err error) {
 type Player struct {
 	Info   game.HouseBotInfo
 	Decode Decoder
-	bot    game.HouseBot
+	// Reserve is this game's reserve, Reserve unless the game says
+	// otherwise (Reserver).
+	Reserve int64
+	bot     game.HouseBot
 
 	stopSet  bool
 	start    int64 // the tank when this answer's thinking began
@@ -95,6 +101,13 @@ type Stopper interface {
 // the node, writing the line), with room for a garbage collection.
 const Reserve = 2_500_000
 
+// A Reserver is a game whose house bots finish an answer on less than
+// Reserve once told to stop. A smaller reserve matters where one turn's
+// fuel is tight: a Grid Royale bot's first answer has one turn's 5,000,000.
+type Reserver interface {
+	HouseReserve() int64
+}
+
 // MaxSpend is the most fuel one answer's thinking may take, though the tank
 // holds up to 20,000,000: the platform also stops an answer after 2 s of wall
 // clock, and on a loaded machine a long think could come near that.
@@ -104,7 +117,7 @@ const MaxSpend = 6_000_000
 // reruns the bot's choices exactly. A native build (FuelLeft -1) never stops.
 func (p *Player) stop() bool {
 	left := sdk.FuelLeft()
-	return left >= 0 && (left < Reserve || p.start-left > p.maxSpend)
+	return left >= 0 && (left < p.Reserve || p.start-left > p.maxSpend)
 }
 
 // noAnswer is a well-formed line that no game accepts as an action, so the
