@@ -160,20 +160,29 @@ static inline uint64_t box_sides(uint32_t set) {
     return (uint64_t)set | (uint64_t)set << COLS | (v | v << 1) << NUM_H;
 }
 
-/* classify splits the undrawn edges into those that close a box now, those
- * that give no box its third side, and the rest: the drawn sides of all
- * boxes at once, a bit per box in four masks, summed by bitwise adders. */
-static inline void classify(const Board *b, uint64_t *closing, uint64_t *safe, uint64_t *unsafe) {
+/* side_counts counts the drawn sides of all boxes at once, a bit per box in
+ * four masks, summed by bitwise adders. */
+typedef struct {
+    uint32_t ones, twos, fours; /* the bits of each box's count of drawn sides */
+} SideCounts;
+
+static inline SideCounts side_counts(const Board *b) {
     uint64_t drawn = b->drawn, v = drawn >> NUM_H;
     uint32_t top = (uint32_t)drawn & BOX_MASK, bottom = (uint32_t)(drawn >> COLS) & BOX_MASK;
     uint32_t left = pack_rows(v), right = pack_rows(v >> 1);
     uint32_t ones1 = top ^ bottom, twos1 = top & bottom;
     uint32_t ones2 = left ^ right, twos2 = left & right;
-    uint32_t ones = ones1 ^ ones2, carry = ones1 & ones2;
-    uint32_t twos = twos1 ^ twos2 ^ carry;
-    uint32_t fours = (twos1 & twos2) | (carry & (twos1 ^ twos2));
-    uint64_t three = box_sides(ones & twos & ~fours);
-    uint64_t two = box_sides(twos & ~ones & ~fours);
+    uint32_t carry = ones1 & ones2;
+    SideCounts n = {ones1 ^ ones2, twos1 ^ twos2 ^ carry, (twos1 & twos2) | (carry & (twos1 ^ twos2))};
+    return n;
+}
+
+/* classify splits the undrawn edges into those that close a box now, those
+ * that give no box its third side, and the rest. */
+static inline void classify(const Board *b, uint64_t *closing, uint64_t *safe, uint64_t *unsafe) {
+    SideCounts n = side_counts(b);
+    uint64_t three = box_sides(n.ones & n.twos & ~n.fours);
+    uint64_t two = box_sides(n.twos & ~n.ones & ~n.fours);
     uint64_t free = undrawn(b);
     *closing = free & three;
     *unsafe = free & two & ~three;
@@ -309,18 +318,48 @@ static struct {
 } s;
 
 /* The fuel plan of a move (wasm builds): stop once the tank is down to
- * FUEL_RESERVE or the move has spent its share, and play the best move of
- * the last finished depth. What follows costs far less than the reserve, so
- * the bot never runs dry, and fuel counts are the same on every machine, so
- * a replay reruns it move for move. */
-#define FUEL_RESERVE 2500000LL
-/* MAX_SPEND: the most one move spends. The tank gains 5,000,000 at each
- * observation, the opponent's turns too, where this bot answers at once,
- * so a move can spend about twice a turn's fuel, game after game, and
- * still keep the reserve. */
-#ifndef MAX_SPEND
-#define MAX_SPEND 10000000LL
+ * FUEL_RESERVE or the move has spent its share (move_spend), and play the
+ * best move of the last finished depth. What follows costs far less than the
+ * reserve (an answer's reading and writing about 65,000, 16 nodes some tens
+ * of thousands), so the bot never runs dry, and fuel counts are the same on
+ * every machine, so a replay reruns it move for move. */
+#ifndef FUEL_RESERVE
+#define FUEL_RESERVE 500000LL
 #endif
+/* The tank gains 5,000,000 at each observation, the opponent's turns too,
+ * where this bot answers at once, and never holds more than 20,000,000: a
+ * move that spends less than 10,000,000 leaves the tank full for the next.
+ * The shares follow where the game is decided:
+ *   - OPEN_SPEND while at least OPEN_FREE edges are free: in the opening any
+ *     safe edge is as good as another, and a search of the whole board's
+ *     playouts costs tens of thousands of fuel a node, so a few nodes;
+ *   - MID_SPEND until DECIDE_FREE edges are free, a little less than two
+ *     turns' fuel, so that the tank is still full when the fight for
+ *     control begins;
+ *   - MAX_SPEND from then on: the whole tank down to the reserve on the
+ *     first decisive move, then what the turns bring in. */
+#ifndef OPEN_FREE
+#define OPEN_FREE 47
+#endif
+#ifndef OPEN_SPEND
+#define OPEN_SPEND 1000000LL
+#endif
+#ifndef MID_SPEND
+#define MID_SPEND 9500000LL
+#endif
+#ifndef DECIDE_FREE
+#define DECIDE_FREE 38
+#endif
+#ifndef MAX_SPEND
+#define MAX_SPEND 20000000LL
+#endif
+
+static long long move_spend(int free) {
+    if (free >= OPEN_FREE)
+        return OPEN_SPEND;
+    return free > DECIDE_FREE ? MID_SPEND : MAX_SPEND;
+}
+
 #ifndef ATTEMPT_SHARE
 #define ATTEMPT_SHARE 60 /* percent of the move's fuel an attempt may spend */
 #endif
@@ -668,13 +707,11 @@ static int loony_value(const Board *b) {
 /* simple_loony reports whether every open box has at most two free sides:
  * a set of independent chains and loops. */
 static int simple_loony(const Board *b) {
-    uint32_t open = ~(b->owned[0] | b->owned[1]);
-    uint64_t free = undrawn(b);
-    for (int box = 0; box < NUM_BOXES; box++) {
-        if ((open & (UINT32_C(1) << box)) && popcount64(free & box_edges[box]) > 2)
-            return 0;
-    }
-    return 1;
+    /* An open box with three or four free sides has fewer than two drawn:
+     * neither the twos nor the fours bit of its count. */
+    SideCounts n = side_counts(b);
+    uint32_t open = ~(b->owned[0] | b->owned[1]) & BOX_MASK;
+    return (open & ~n.twos & ~n.fours) == 0;
 }
 
 /* playout plays the safe edges out in the pseudo-random order h seeds and
@@ -1033,7 +1070,7 @@ int main(void) {
         if (ok && e != NO_EDGE && arena_int(arena_get(obs, "you")) == arena_int(arena_get(obs, "to_move"))) {
             move_start = arena_fuel_left();
             s.searched = 0;
-            spend_limit = MAX_SPEND;
+            spend_limit = move_spend(popcount64(undrawn(&b)));
             e = best_move(&b);
             /* The log: what the move searched, for the bot's owner. */
             fprintf(stderr, "nodes %lld\n", s.searched);
