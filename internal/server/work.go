@@ -196,7 +196,7 @@ func (s *Server) leased(ctx context.Context, r jobs.Result, read matchRead) (sto
 // and seats never change once stored), so at most its state need be
 // read: one column of one row instead of the match and its seats (reading
 // the match was about 4% of the server's profile in scripts/bench.sh
-// -only cost). The state alone was still about 4% of it, and a finished
+// -only cost). The state alone was still about 2% of it, and a finished
 // match's result needs not even that: store.RecordMatches records a match
 // only while it is queued or running.
 type matchRead int
