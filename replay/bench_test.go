@@ -70,6 +70,40 @@ func BenchmarkCheck(b *testing.B) {
 	}
 }
 
+// BenchmarkParse is the decoding alone, of one match's replay of each
+// game as the runner writes it (houseReplays): Parse, whose decoder reads
+// the runner's layout directly, against encoding/json's decoding of the
+// same bytes (json).
+//
+//	go test -run '^$' -bench Parse ./replay/
+func BenchmarkParse(b *testing.B) {
+	replays, err := houseReplays()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"dots-and-boxes", "grid-royale"} {
+		data := replays[name]
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := replay.Parse(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"-json", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := replay.DecodeJSON(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // cpuTime is this process's user+system CPU time.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage

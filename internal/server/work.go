@@ -125,7 +125,7 @@ func (s *Server) schedule(ctx context.Context, nm store.NewMatch) (int64, error)
 
 func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 	if !r.Check && r.Error == "" {
-		m, res, ok, err := s.admit(ctx, r)
+		m, res, ok, err := s.admit(ctx, r, false)
 		if err != nil || !ok {
 			return err
 		}
@@ -136,7 +136,7 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 		s.recorded(ctx, m, r, res, recorded)
 		return nil
 	}
-	m, ok, err := s.leased(ctx, r, false)
+	m, ok, err := s.leased(ctx, r, readMatch)
 	if err != nil || !ok {
 		return err
 	}
@@ -173,19 +173,14 @@ func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 
 // leased looks up the match of a result that holds its current lease; ok
 // is false when the result is refused (logged and counted: a forged, late
-// or foreign result changes nothing).
-//
-// With created, a match this process scheduled is taken as created (game,
-// parameters, seed, kind, seats never change once stored) and only its
-// state is read: one column of one row instead of the match and its
-// seats (reading the match was about 4% of the server's profile in
-// scripts/bench.sh -only cost).
-func (s *Server) leased(ctx context.Context, r jobs.Result, created bool) (store.Match, bool, error) {
+// or foreign result changes nothing). read says how much of the match is
+// read from the store.
+func (s *Server) leased(ctx context.Context, r jobs.Result, read matchRead) (store.Match, bool, error) {
 	if err := s.leases.Accept(r.Lease, r.MatchID, r.Check); err != nil {
 		s.refuse(r, "lease", err)
 		return store.Match{}, false, nil
 	}
-	m, err := s.match(ctx, r.MatchID, created)
+	m, err := s.match(ctx, r.MatchID, read)
 	if errors.Is(err, store.ErrNotFound) {
 		s.refuse(r, "unknown", err)
 		return store.Match{}, false, nil
@@ -196,12 +191,30 @@ func (s *Server) leased(ctx context.Context, r jobs.Result, created bool) (store
 	return m, true, nil
 }
 
-// match reads a match, or with created only the state of one kept in
-// s.created.
-func (s *Server) match(ctx context.Context, id int64, created bool) (store.Match, error) {
+// matchRead is how much of a match leased reads. A match this process
+// scheduled is kept as created (s.created: game, parameters, seed, kind
+// and seats never change once stored), so at most its state need be
+// read: one column of one row instead of the match and its seats (reading
+// the match was about 4% of the server's profile in scripts/bench.sh
+// -only cost). The state alone was still about 2% of it, and a finished
+// match's result needs not even that: store.RecordMatches records a match
+// only while it is queued or running.
+type matchRead int
+
+const (
+	readMatch   matchRead = iota // the match, from the store
+	readState                    // a created match's state; otherwise the match
+	readNothing                  // a created match as created (queued); otherwise the match
+)
+
+// match reads a match as read says.
+func (s *Server) match(ctx context.Context, id int64, read matchRead) (store.Match, error) {
 	m, ok := s.created.get(id)
-	if !created || !ok {
+	if read == readMatch || !ok {
 		return s.store.Match(ctx, id)
+	}
+	if read == readNothing {
+		return m, nil
 	}
 	var err error
 	m.State, err = s.store.MatchState(ctx, id)
@@ -244,23 +257,45 @@ func (c *created) drop(id int64) {
 // current lease, a match still to be played, and a replay that is the
 // match the server asked for, from which the result is taken (verified).
 // ok is false when the result is refused: there is nothing to record.
-func (s *Server) admit(ctx context.Context, r jobs.Result) (store.Match, store.Result, bool, error) {
-	m, ok, err := s.leased(ctx, r, true)
-	if err != nil || !ok {
-		return m, store.Result{}, false, err
+//
+// With unread, a match this process scheduled is not read at all: the
+// caller records it with store.RecordMatches, which records only a match
+// still to be played, and gives one it did not record to recordOne, whose
+// admit reads the state. Only a replay that does not check out needs the
+// state here, to tell a bad run from a late result.
+func (s *Server) admit(ctx context.Context, r jobs.Result, unread bool) (store.Match, store.Result, bool, error) {
+	read := readState
+	if unread {
+		read = readNothing
 	}
-	if m.State != store.Queued && m.State != store.Running {
-		// A lease granted before a restart, its match since ended.
-		s.refuse(r, "lease", fmt.Errorf("%w: match %d is %s", jobs.ErrLease, m.ID, m.State))
-		return m, store.Result{}, false, nil
+	m, ok, err := s.leased(ctx, r, read)
+	if err != nil || !ok || !s.toPlay(r, m) {
+		return m, store.Result{}, false, err
 	}
 	res, err := s.verified(ctx, m, r)
 	if err != nil {
+		if unread {
+			var serr error
+			if m.State, serr = s.store.MatchState(ctx, m.ID); serr != nil || !s.toPlay(r, m) {
+				return m, store.Result{}, false, serr
+			}
+		}
 		s.refuse(r, "replay", err)
 		s.badRun(ctx, m)
 		return m, store.Result{}, false, nil
 	}
 	return m, res, true, nil
+}
+
+// toPlay says whether a result's match is still to be played, and refuses
+// the result when not.
+func (s *Server) toPlay(r jobs.Result, m store.Match) bool {
+	if m.State != store.Queued && m.State != store.Running {
+		// A lease granted before a restart, its match since ended.
+		s.refuse(r, "lease", fmt.Errorf("%w: match %d is %s", jobs.ErrLease, m.ID, m.State))
+		return false
+	}
+	return true
 }
 
 // recorded finishes a result once its match is recorded (ok: by this
