@@ -9,9 +9,9 @@
 // Arena's edge indexes (every H edge row by row, 0 to 29, then every V edge
 // row by row, 30 to 59; an empty line for the empty board); the driver
 // answers one line, the index of the edge the engine draws first from there.
-// Every request starts a fresh engine, replays the edges into it and lets it
-// move, so an answer depends on the position, the history's order, LEAVES
-// and SEED only.
+// One engine plays the whole match (answer, below): it is given the
+// opponent's edges and draws its own, a turn at a time, so an answer
+// depends on the match's edges in their order, LEAVES and SEED only.
 //
 // LEAVES is the stop: the engine's iterative deepening ends once it has
 // counted LEAVES leaves this move (its own count, of the positions where its
@@ -92,19 +92,56 @@ int edge_of(Coords c) {
 	return -1;
 }
 
-// answer asks a fresh engine for its move after the edges drawn, in order.
+// The engine of the match and the edges it has drawn, in order: the
+// opponent's, given it with PlayerMove, and its own, which its MyMove draws
+// a whole turn at a time (the captures, then the move that passes the
+// turn), as in Dabble's own program. Arena asks for one edge at a time, so
+// the edges of a turn the engine has drawn and Arena not yet are answered
+// from here without a search. Replaying the engine's own captures with
+// PlayerMove instead is not what the engine is written for: its capture
+// path for the other player's edges leaves a chain's end marked wrong, and
+// the engine can then crash.
+DBGame *game;
+std::vector<int> known;
+
+void restart() {
+	delete game;
+	game = new DBGame(kCols + 1, kRows + 1);
+	known.clear();
+}
+
+// answer returns the engine's next edge after the edges drawn, in order.
 int answer(const std::vector<int> &drawn, int *depth) {
-	DBGame *g = new DBGame(kCols + 1, kRows + 1);
-	for (int e : drawn)
-		play(g, e);
-	g->stop = 0;
+	*depth = 0;
+	if (!game)
+		restart();
+	size_t same = 0;
+	while (same < drawn.size() && same < known.size() && drawn[same] == known[same])
+		same++;
+	if (same < drawn.size() && same < known.size())
+		restart(); // not this match's history (a new match or a resumed one)
+	else if (same == drawn.size() && same < known.size())
+		return known[same]; // the turn the engine has drawn goes on
+	for (size_t i = known.size(); i < drawn.size(); i++) {
+		play(game, drawn[i]);
+		known.push_back(drawn[i]);
+	}
+	game->stop = 0;
 	reset_leaves();
-	int before = g->numEdgesRemoved;
-	g->MyMove();
-	int e = g->numEdgesRemoved > before ? edge_of(g->rgEdgeRemoved[before]) : -1;
-	*depth = g->last_depth;
-	delete g;
-	return e;
+	int before = game->numEdgesRemoved;
+	game->MyMove();
+	*depth = game->last_depth;
+	int first = known.size();
+	for (int k = before; k < game->numEdgesRemoved; k++) {
+		int e = edge_of(game->rgEdgeRemoved[k]);
+		if (e < 0) {
+			std::fprintf(stderr, "driver: the engine drew an edge it cannot name; starting again\n");
+			restart();
+			return -1;
+		}
+		known.push_back(e);
+	}
+	return int(known.size()) > first ? known[first] : -1;
 }
 
 } // namespace
