@@ -18,7 +18,8 @@ both seats every turn, so the adapter sees each edge appear and keeps the
 history; an edge it did not see appear (a match resumed from a replay) is
 put in index order. When it is not the seat's turn, or the
 engine's answer is not an undrawn edge, the first undrawn edge is played
-(the game's default move); a bad answer is reported on stderr.
+(the game's default move); a bad answer is reported on stderr. An engine
+that dies is started again once per question and given the whole history.
 
 --opening N varies the games: the seat's first N moves are not asked of the
 engine but drawn at random among the safe edges (those that give no box its
@@ -75,7 +76,7 @@ def main():
         args = args[2:]
     if not args:
         sys.exit("usage: dnb-engine-adapter.py [--opening N] ENGINE [ARG...]")
-    engine = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    engine = None
     history = []
     rng = None
     played = 0
@@ -104,9 +105,21 @@ def main():
             played += 1
         elif obs.get("you") == obs.get("to_move"):
             played = opening
-            engine.stdin.write(" ".join(map(str, history)) + "\n")
-            engine.stdin.flush()
-            reply = engine.stdout.readline().strip()
+            reply = ""
+            for attempt in range(2):
+                if engine is None or engine.poll() is not None:
+                    if engine is not None:
+                        print(f"adapter: the engine ended ({engine.returncode}); starting it again", file=sys.stderr)
+                    engine = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+                try:
+                    engine.stdin.write(" ".join(map(str, history)) + "\n")
+                    engine.stdin.flush()
+                    reply = engine.stdout.readline().strip()
+                except BrokenPipeError:
+                    reply = ""
+                if reply:
+                    break
+                engine.wait()
             try:
                 got = int(reply)
             except ValueError:

@@ -18,6 +18,10 @@
 # engine:PUBLIC through scripts/dnb-engine-adapter.py (docs/bots-strength.md,
 # "Against a public engine"); STRENGTH_ENGINE is its command line:
 #   STRENGTH_ENGINE="/path/to/engine ARGS" STRENGTH_ONLY="dots-and-boxes engine:PUBLIC search" scripts/strength.sh
+# (scripts/dnb-engine/build.sh builds it). An exec: bot such as this one is
+# not metered: STRENGTH_EXEC_TIMEOUT (default 60s) is its wall-clock limit
+# per answer, far above what a node-limited engine takes, so that the
+# machine's load cannot change a match.
 # STRENGTH_4X4=1 also solves the empty 4x4 board (hours of CPU, see the doc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -109,7 +113,7 @@ for p in "${pairings[@]}"; do
   sb=$(spec "$game" "$b")
   # shellcheck disable=SC2086
   "$out/arena" tournament --game "$game" --bot "$sa" --bot "$sb" \
-    --boards "$n" --parallel "$parallel" --json $flags >"$out/t.json"
+    --boards "$n" --parallel "$parallel" --exec-timeout "${STRENGTH_EXEC_TIMEOUT:-60s}" --json $flags >"$out/t.json"
   # Answers stopped for running out of fuel or time, in all the matches.
   stopped=$({ grep -o '"\(fuel\|timeout\)":[0-9]*' "$out/t.json" || true; } | awk -F: '{n += $2} END {print n + 0}')
   # The standings hold each bot's firsts (wins), games and total score.

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/arenabots/arena/bot"
 	"github.com/arenabots/arena/bot/battlesnakebot"
@@ -22,10 +23,12 @@ import (
 
 // Opener opens every kind of bot but a human (spec.Opener). When Profile
 // is set, the wasm bot of seat ProfileSeat records in it where it spends
-// its fuel (sandbox.Profile), which changes nothing else.
+// its fuel (sandbox.Profile), which changes nothing else. ExecTimeout is
+// an exec: bot's wall-clock limit per answer (0: execbot.DefaultTimeout).
 type Opener struct {
 	ProfileSeat int
 	Profile     *sandbox.Profile
+	ExecTimeout time.Duration
 }
 
 // Open opens the bot s names for one seat of m.
@@ -42,6 +45,9 @@ func (o Opener) open(ctx context.Context, s spec.Spec, m bot.Match) (bot.Bot, er
 	case spec.Builtin:
 		return bot.OpenBuiltin(s.Name, m)
 	case spec.Exec:
+		if o.ExecTimeout > 0 {
+			return execbot.OpenWithTimeout(s.Command, o.ExecTimeout)
+		}
 		return execbot.Open(s.Command, m)
 	case spec.Wasm:
 		if s.Path == "" {

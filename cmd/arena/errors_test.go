@@ -89,6 +89,8 @@ func TestMistakes(t *testing.T) {
 		{"parameter without value", args([]string{"match"}, dnb, twoBots, []string{"--param", "rows"}), 2, "want NAME=VALUE"},
 		{"bad colour", args([]string{"match"}, dnb, twoBots, []string{"--color", "pink"}), 2, "--color"},
 		{"negative watch", args([]string{"match"}, dnb, twoBots, []string{"--watch", "-1s"}), 2, "--watch"},
+		{"exec timeout 0", args([]string{"match"}, dnb, twoBots, []string{"--exec-timeout", "0s"}), 2, "--exec-timeout 0s: want a limit above 0"},
+		{"tournament exec timeout 0", args([]string{"tournament"}, dnb, twoBots, []string{"--exec-timeout", "0s"}), 2, "--exec-timeout 0s: want a limit above 0"},
 		{"missing board file", args([]string{"match", "--game", "lines-and-boxes", "--param", "board=@/no/such/file", "--bot", "builtin:greedy", "--bot", "builtin:random"}), 2, "parameter board"},
 		{"missing wasm file", args([]string{"match"}, dnb, []string{"--bot", "wasm:missing.wasm", "--bot", "builtin:random"}), 2, "no such file"},
 		{"not a wasm module", args([]string{"match"}, dnb, []string{"--bot", "wasm:notwasm.wasm", "--bot", "builtin:random"}), 1, "not a WebAssembly module"},

@@ -165,6 +165,35 @@ func TestReplayRerunExecBot(t *testing.T) {
 	}
 }
 
+// TestExecTimeout: --exec-timeout is an exec: bot's wall-clock limit per
+// answer, in a match and in a tournament. The bot thinks 600 ms before its
+// first answer: a timeout under a 100 ms limit, none under 10 s.
+func TestExecTimeout(t *testing.T) {
+	dir := t.TempDir()
+	slow := filepath.Join(dir, "slow.sh")
+	os.WriteFile(slow, []byte("#!/bin/sh\nread line; sleep 0.6; echo '{}'\nwhile read line; do echo '{}'; done\n"), 0o755)
+	for _, tc := range []struct {
+		cmd, limit string
+		timeout    bool
+	}{
+		{"match", "100ms", true},
+		{"match", "10s", false},
+		{"tournament", "100ms", true},
+	} {
+		cmdArgs := []string{tc.cmd, "--game", "dots-and-boxes", "--bot", "exec:" + slow, "--bot", "builtin:greedy", "--exec-timeout", tc.limit, "--json"}
+		if tc.cmd == "tournament" {
+			cmdArgs = append(cmdArgs, "--boards", "1", "--parallel", "1")
+		}
+		out, errOut, code := arena(t, cmdArgs...)
+		if code != 0 {
+			t.Fatalf("%s --exec-timeout %s: exit %d: %s", tc.cmd, tc.limit, code, errOut)
+		}
+		if got := strings.Contains(out, `"timeout":`); got != tc.timeout {
+			t.Errorf("%s --exec-timeout %s: a timeout %v, want %v: %s", tc.cmd, tc.limit, got, tc.timeout, out)
+		}
+	}
+}
+
 // TestEveryGame plays each game from the command line with its house bots
 // (its first two, in turn), at every player count, and verifies the replay.
 func TestEveryGame(t *testing.T) {

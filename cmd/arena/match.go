@@ -21,17 +21,18 @@ import (
 )
 
 type matchCmd struct {
-	Game   string        `required:"" help:"Game id (see 'arena games')."`
-	Seed   uint64        `default:"1" help:"Match seed: the same seed and bots give the same match."`
-	Bot    []string      `required:"" sep:"none" help:"Bot SPEC for the next seat: builtin:NAME, exec:COMMAND, wasm:PATH, potm:PATH or battlesnake:URL. Repeat in seat order."`
-	Param  []string      `sep:"none" help:"Game parameter k=v (see 'arena games'); k=@FILE reads the value from a file. Repeatable, once per name."`
-	Replay string        `help:"Write the replay to this file."`
-	JSON   bool          `name:"json" help:"Print one JSON object instead of the board (with --watch, the boards go to stderr)."`
-	Logs   string        `help:"Write each bot's stderr log to DIR/seat-N.log."`
-	Color  string        `default:"auto" enum:"auto,always,never" help:"Colour the board: auto, always or never."`
-	Watch  time.Duration `help:"Draw the board after every turn, pausing this long (e.g. 200ms)."`
-	From   string        `type:"existingfile" help:"Play on from a recorded match: this replay's position after --turn turns (its seed and parameters)."`
-	Turn   int           `help:"With --from: how many recorded turns to keep (0 = the start)."`
+	Game        string        `required:"" help:"Game id (see 'arena games')."`
+	Seed        uint64        `default:"1" help:"Match seed: the same seed and bots give the same match."`
+	Bot         []string      `required:"" sep:"none" help:"Bot SPEC for the next seat: builtin:NAME, exec:COMMAND, wasm:PATH, potm:PATH or battlesnake:URL. Repeat in seat order."`
+	Param       []string      `sep:"none" help:"Game parameter k=v (see 'arena games'); k=@FILE reads the value from a file. Repeatable, once per name."`
+	Replay      string        `help:"Write the replay to this file."`
+	JSON        bool          `name:"json" help:"Print one JSON object instead of the board (with --watch, the boards go to stderr)."`
+	Logs        string        `help:"Write each bot's stderr log to DIR/seat-N.log."`
+	Color       string        `default:"auto" enum:"auto,always,never" help:"Colour the board: auto, always or never."`
+	Watch       time.Duration `help:"Draw the board after every turn, pausing this long (e.g. 200ms)."`
+	From        string        `type:"existingfile" help:"Play on from a recorded match: this replay's position after --turn turns (its seed and parameters)."`
+	Turn        int           `help:"With --from: how many recorded turns to keep (0 = the start)."`
+	ExecTimeout time.Duration `default:"2s" help:"The wall-clock limit per answer of an exec: bot (a native program is not metered)."`
 	profileFlags
 	ProfileSeat string `name:"profile" placeholder:"SEAT" help:"Print where the wasm bot in this seat (0, 1, ...) spends its fuel, by function and host call (docs/fuel.md)."`
 }
@@ -62,6 +63,9 @@ func (c *matchCmd) Run() error {
 	g, err := lookupGame(c.Game)
 	if err != nil {
 		return err
+	}
+	if c.ExecTimeout <= 0 {
+		return usagef("--exec-timeout %v: want a limit above 0, like 5s", c.ExecTimeout)
 	}
 	if c.Watch < 0 {
 		return usagef("--watch %v: want a pause of 0 or more, like 200ms", c.Watch)
@@ -105,7 +109,7 @@ func (c *matchCmd) Run() error {
 	if err != nil {
 		return err
 	}
-	open := spec.Seats(specs, local.Opener{ProfileSeat: profSeat, Profile: prof})
+	open := spec.Seats(specs, local.Opener{ProfileSeat: profSeat, Profile: prof, ExecTimeout: c.ExecTimeout})
 	r, logs, err := playOpener(ctx, runner, g, seed, params, len(specs), open)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/arenabots/arena/bot"
 	"github.com/arenabots/arena/bot/local"
@@ -153,13 +154,8 @@ func setup(ctx context.Context, g game.Game, seed uint64, params game.Params, te
 	return specs, nil
 }
 
-// playSpecs plays one match between the bots named by specs, in seat order,
+// playOpener plays one match between the bots open opens, in seat order,
 // and returns its replay and each seat's kept stderr.
-func playSpecs(ctx context.Context, rn match.Runner, g game.Game, seed uint64, params game.Params, specs []spec.Spec) (*replay.Replay, [][]byte, error) {
-	return playOpener(ctx, rn, g, seed, params, len(specs), local.Seats(specs))
-}
-
-// playOpener is playSpecs with the seats' bots opened by open.
 func playOpener(ctx context.Context, rn match.Runner, g game.Game, seed uint64, params game.Params, players int, open bot.Opener) (*replay.Replay, [][]byte, error) {
 	r, err := rn.Play(ctx, g, game.Config{Seed: seed, Players: players, Params: params}, open)
 	if err != nil {
@@ -174,14 +170,16 @@ func playOpener(ctx context.Context, rn match.Runner, g game.Game, seed uint64, 
 	return r, logs, nil
 }
 
-// specRunner plays a tournament's games between bots named by SPECs.
-type specRunner struct{}
+// specRunner plays a tournament's games between bots named by SPECs, an
+// exec: bot with execTimeout per answer.
+type specRunner struct{ execTimeout time.Duration }
 
 func (specRunner) Check(ctx context.Context, g game.Game, s spec.Spec) error {
 	return checkBot(ctx, g, 0, s, nil)
 }
 
-func (specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []spec.Spec) (*replay.Replay, error) {
-	r, _, err := playSpecs(ctx, match.Runner{}, g, seed, params, specs)
+func (sr specRunner) Play(ctx context.Context, g game.Game, seed uint64, params game.Params, specs []spec.Spec) (*replay.Replay, error) {
+	open := spec.Seats(specs, local.Opener{ExecTimeout: sr.execTimeout})
+	r, _, err := playOpener(ctx, match.Runner{}, g, seed, params, len(specs), open)
 	return r, err
 }

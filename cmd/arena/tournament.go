@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"text/tabwriter"
+	"time"
 
 	"github.com/arenabots/arena/replay"
 	"github.com/arenabots/arena/tournament"
@@ -16,18 +17,19 @@ import (
 )
 
 type tournamentCmd struct {
-	Game        string   `required:"" help:"Game id (see 'arena games')."`
-	Bot         []string `required:"" sep:"none" help:"An entry's bot SPEC. Repeat for every entry."`
-	Seed        uint64   `default:"1" help:"Tournament seed: it sets every board."`
-	Param       []string `sep:"none" help:"Game parameter k=v for every game; k=@FILE reads the value from a file. Repeatable, once per name."`
-	Players     int      `help:"Seats per game (default 2 where the game allows it)."`
-	Boards      int      `default:"4" help:"Starting positions every group meets on, in every seat order (1 or more)."`
-	Finals      int      `help:"Send the top N entries (2 or more) to a finals round that decides their order."`
-	FinalBoards int      `help:"Boards in the finals round (default twice --boards)."`
-	Parallel    int      `help:"Matches at once (default: every core). The result does not depend on it."`
-	Results     string   `help:"Append each finished game to FILE as it goes, one JSON object per line."`
-	Replays     string   `help:"Keep every game's replay in DIR (round-R-game-N.json)."`
-	JSON        bool     `name:"json" help:"Print one JSON object, with every game."`
+	Game        string        `required:"" help:"Game id (see 'arena games')."`
+	Bot         []string      `required:"" sep:"none" help:"An entry's bot SPEC. Repeat for every entry."`
+	Seed        uint64        `default:"1" help:"Tournament seed: it sets every board."`
+	Param       []string      `sep:"none" help:"Game parameter k=v for every game; k=@FILE reads the value from a file. Repeatable, once per name."`
+	Players     int           `help:"Seats per game (default 2 where the game allows it)."`
+	Boards      int           `default:"4" help:"Starting positions every group meets on, in every seat order (1 or more)."`
+	Finals      int           `help:"Send the top N entries (2 or more) to a finals round that decides their order."`
+	FinalBoards int           `help:"Boards in the finals round (default twice --boards)."`
+	Parallel    int           `help:"Matches at once (default: every core). The result does not depend on it."`
+	Results     string        `help:"Append each finished game to FILE as it goes, one JSON object per line."`
+	Replays     string        `help:"Keep every game's replay in DIR (round-R-game-N.json)."`
+	JSON        bool          `name:"json" help:"Print one JSON object, with every game."`
+	ExecTimeout time.Duration `default:"2s" help:"The wall-clock limit per answer of an exec: bot (a native program is not metered)."`
 }
 
 func (c *tournamentCmd) Run() error {
@@ -48,6 +50,9 @@ func (c *tournamentCmd) Run() error {
 	if c.Finals < 0 || c.Finals == 1 || c.Finals > len(c.Bot) {
 		return usagef("--finals %d: want 0 (no finals round) or 2 to %d, the number of entries", c.Finals, len(c.Bot))
 	}
+	if c.ExecTimeout <= 0 {
+		return usagef("--exec-timeout %v: want a limit above 0, like 5s", c.ExecTimeout)
+	}
 	if c.Parallel < 0 {
 		return usagef("--parallel %d: want 1 or more", c.Parallel)
 	}
@@ -63,7 +68,7 @@ func (c *tournamentCmd) Run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	cfg := tournament.Config{
-		Game: g, Runner: specRunner{}, Bots: bots, Seed: c.Seed, Params: params, Players: c.Players,
+		Game: g, Runner: specRunner{execTimeout: c.ExecTimeout}, Bots: bots, Seed: c.Seed, Params: params, Players: c.Players,
 		Boards: c.Boards, Finals: c.Finals, FinalBoards: c.FinalBoards, Parallel: c.Parallel,
 	}
 	out, err := c.outputs()
