@@ -249,7 +249,7 @@ func (m *rewriter) section(id byte, r *reader) {
 			overLimit(r, "the number of data segments", uint64(n), MaxDataSegments)
 			return
 		}
-		r.pos = len(r.b) // nothing in it refers to functions
+		r.pos = len(r.b)             // nothing in it refers to functions
 		m.dataLen = uint64(len(r.b)) // instantiation's price: the segments as given
 		if !m.dataCount {
 			// Without a data count section no instruction can name a
