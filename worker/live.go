@@ -12,10 +12,12 @@ import (
 
 // A running match's turns go to its live subject in batches (jobs.AppendTurn),
 // each under the match's lease (jobs.LiveHeader), which the server checks:
-// a batch leaves liveDelay after its first turn, or sooner before it would
+// the match's first turn leaves at once (it marks the match running, and an
+// upload's page shows its first answers while the smoke match plays), then a
+// batch leaves liveDelay after its first turn, or sooner before it would
 // pass jobs.MaxLiveBytes or jobs.MaxLiveTurns, and the last one when the
 // match ends. A viewer sees the board at most liveDelay late; a match of
-// quick bots sends one message instead of one per turn.
+// quick bots sends two messages instead of one per turn.
 const liveDelay = 100 * time.Millisecond
 
 type liveBatch struct {
@@ -27,6 +29,7 @@ type liveBatch struct {
 	buf   []byte
 	turns int
 	timer *time.Timer
+	begun bool // the first turn has been sent
 }
 
 func newLiveBatch(nc *nats.Conn, subject string, le jobs.Lease) (*liveBatch, error) {
@@ -53,6 +56,10 @@ func (b *liveBatch) add(n int, turn []byte) {
 	}
 	b.buf = jobs.AppendTurn(b.buf, n, turn)
 	b.turns++
+	if !b.begun {
+		b.begun = true
+		b.flushLocked()
+	}
 }
 
 // flush sends the turns queued, if any.

@@ -77,6 +77,9 @@ func TestLiveBatch(t *testing.T) {
 	const n = 200 + 2*jobs.MaxLiveTurns
 	for i := 1; i <= n; i++ {
 		b.add(i, turn(i))
+		if i == 1 && b.turns != 0 {
+			t.Fatal("the first turn waits for a batch; it leaves at once")
+		}
 	}
 	b.flush()
 	// Over what the server takes: not sent, and the next turn still is.
