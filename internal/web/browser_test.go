@@ -96,9 +96,18 @@ func waitJS(t *testing.T, ctx context.Context, what, js string, limit time.Durat
 func waitJSAt(t *testing.T, ctx context.Context, what, js string, limit time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
+	cond := "(function(){try{return !!(" + js + ")}catch(e){return false}})()"
 	for time.Now().Before(deadline) {
-		if eval[bool](t, ctx, "(function(){try{return !!("+js+")}catch(e){return false}})()") {
+		// A page that navigates (a form's submit, a login's reload)
+		// while it is asked answers with an error: not yet, not a failure.
+		c, cancel := context.WithTimeout(ctx, 30*time.Second)
+		ok, err := chromedp.Run(c, chromedp.Evaluate[bool](cond))
+		cancel()
+		if err == nil && ok {
 			return
+		}
+		if err != nil && ctx.Err() != nil {
+			t.Fatalf("evaluating %s: %v", cond, err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
