@@ -105,7 +105,7 @@ func (s *Server) recordMsgs(ctx context.Context, batch []jetstream.Msg) {
 			s.recordMsg(ctx, msg, r)
 			continue
 		}
-		m, one, ok, err := s.admit(ctx, r, true)
+		m, one, ok, err := s.admit(ctx, r, readNothing)
 		switch {
 		case err != nil:
 			s.recordMsg(ctx, msg, r) // on its own, with its retries

@@ -125,7 +125,7 @@ func (s *Server) schedule(ctx context.Context, nm store.NewMatch) (int64, error)
 
 func (s *Server) recordOne(ctx context.Context, r jobs.Result) error {
 	if !r.Check && r.Error == "" {
-		m, res, ok, err := s.admit(ctx, r, false)
+		m, res, ok, err := s.admit(ctx, r, readState)
 		if err != nil || !ok {
 			return err
 		}
@@ -258,23 +258,19 @@ func (c *created) drop(id int64) {
 // match the server asked for, from which the result is taken (verified).
 // ok is false when the result is refused: there is nothing to record.
 //
-// With unread, a match this process scheduled is not read at all: the
-// caller records it with store.RecordMatches, which records only a match
-// still to be played, and gives one it did not record to recordOne, whose
-// admit reads the state. Only a replay that does not check out needs the
-// state here, to tell a bad run from a late result.
-func (s *Server) admit(ctx context.Context, r jobs.Result, unread bool) (store.Match, store.Result, bool, error) {
-	read := readState
-	if unread {
-		read = readNothing
-	}
+// With readNothing, a match this process scheduled is not read at all:
+// the caller records it with store.RecordMatches, which records only a
+// match still to be played, and gives one it did not record to recordOne,
+// whose admit reads the state (readState). Only a replay that does not
+// check out needs the state here, to tell a bad run from a late result.
+func (s *Server) admit(ctx context.Context, r jobs.Result, read matchRead) (store.Match, store.Result, bool, error) {
 	m, ok, err := s.leased(ctx, r, read)
 	if err != nil || !ok || !s.toPlay(r, m) {
 		return m, store.Result{}, false, err
 	}
 	res, err := s.verified(ctx, m, r)
 	if err != nil {
-		if unread {
+		if read == readNothing {
 			var serr error
 			if m.State, serr = s.store.MatchState(ctx, m.ID); serr != nil || !s.toPlay(r, m) {
 				return m, store.Result{}, false, serr
